@@ -1,0 +1,153 @@
+/**
+ * Resolves the effective configuration: flags > env > project settings > user settings > defaults.
+ * `.env` in the working directory (or the file named by CHATCLI_DOTENV) fills env vars that are not set.
+ * Invalid settings throw ConfigError naming the file, the key and what is expected.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { PermissionMode } from "../protocol/events.ts";
+import { parseDotenv } from "./dotenv.ts";
+import { chatcliHome, findProjectRoot } from "./paths.ts";
+import { KNOWN_TOP_LEVEL_KEYS, settingsSchema, type Settings } from "./settings-schema.ts";
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export interface ConfigFlags {
+  provider?: string;
+  model?: string;
+  permissionMode?: PermissionMode;
+  inline?: boolean;
+}
+
+export interface Config {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  projectRoot: string;
+  home: string;
+  settings: Settings;
+  /** Upper-cased provider id. */
+  provider: string;
+  /** Explicitly chosen model, if any (else the provider's default / first installed). */
+  model?: string;
+  /** Where the model choice came from, for messages. */
+  modelSource: "flag" | "env" | "settings" | "none";
+  permissionMode: PermissionMode;
+  warnings: string[];
+  files: { user: string; project: string; dotenv?: string };
+}
+
+export interface LoadOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  flags: ConfigFlags;
+}
+
+export function loadConfig(opts: LoadOptions): Config {
+  const warnings: string[] = [];
+  const env = { ...opts.env };
+  const dotenvPath = env.CHATCLI_DOTENV ? resolve(opts.cwd, env.CHATCLI_DOTENV) : join(opts.cwd, ".env");
+  let dotenvUsed: string | undefined;
+  if (existsSync(dotenvPath)) {
+    try {
+      const vars = parseDotenv(readFileSync(dotenvPath, "utf8"));
+      for (const [k, v] of Object.entries(vars)) if (env[k] === undefined) env[k] = v;
+      dotenvUsed = dotenvPath;
+    } catch (err) {
+      throw new ConfigError(`cannot read ${dotenvPath}: ${(err as Error).message}`);
+    }
+  } else if (env.CHATCLI_DOTENV) {
+    throw new ConfigError(`CHATCLI_DOTENV names ${dotenvPath}, which does not exist. Fix the path or unset CHATCLI_DOTENV.`);
+  }
+
+  const home = chatcliHome(env);
+  const projectRoot = findProjectRoot(opts.cwd);
+  const userFile = join(home, "settings.json");
+  const projectFile = join(projectRoot, ".chatcli", "settings.json");
+  const user = readSettings(userFile, warnings);
+  const project = projectFile === userFile ? {} : readSettings(projectFile, warnings);
+  const settings = mergeSettings(user, project);
+
+  const provider = (opts.flags.provider || env.LLM_PROVIDER || settings.provider || "OLLAMA").toUpperCase();
+  let model: string | undefined;
+  let modelSource: Config["modelSource"] = "none";
+  if (opts.flags.model) [model, modelSource] = [opts.flags.model, "flag"];
+  else if (env.LLM_MODEL) [model, modelSource] = [env.LLM_MODEL, "env"];
+  else if (settings.model) [model, modelSource] = [settings.model, "settings"];
+
+  const envMode = env.CHATCLI_PERMISSION_MODE;
+  const permissionMode = opts.flags.permissionMode ?? parseMode(envMode, warnings) ?? settings.permissionMode ?? "default";
+
+  const cfg: Config = {
+    env,
+    cwd: opts.cwd,
+    projectRoot,
+    home,
+    settings,
+    provider,
+    modelSource,
+    permissionMode,
+    warnings,
+    files: { user: userFile, project: projectFile, ...(dotenvUsed ? { dotenv: dotenvUsed } : {}) },
+  };
+  if (model) cfg.model = model;
+  return cfg;
+}
+
+function parseMode(v: string | undefined, warnings: string[]): PermissionMode | undefined {
+  if (!v) return undefined;
+  if (v === "default" || v === "accept-edits" || v === "plan" || v === "bypass") return v;
+  warnings.push(`CHATCLI_PERMISSION_MODE=${v} is not one of default, accept-edits, plan, bypass; ignored.`);
+  return undefined;
+}
+
+export function readSettings(file: string, warnings: string[]): Settings {
+  if (!existsSync(file)) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigError(`cannot read settings file ${file}: ${(err as Error).message}`);
+  }
+  if (!text.trim()) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`settings file ${file} is not valid JSON: ${(err as Error).message}. Fix the syntax or delete the file.`);
+  }
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ConfigError(`settings file ${file} must contain a JSON object, e.g. {"provider": "OLLAMA"}.`);
+  }
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_TOP_LEVEL_KEYS.has(key)) warnings.push(`${file}: unknown key "${key}" ignored.`);
+  }
+  const parsed = settingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.length ? issue.path.join(".") : "(root)";
+    const what = issue ? describeIssue(issue) : "a valid value";
+    throw new ConfigError(`invalid settings in ${file}: key "${key}": ${what}.`);
+  }
+  return parsed.data;
+}
+
+function describeIssue(issue: { code: string; message: string; expected?: unknown; values?: unknown }): string {
+  if (issue.code === "invalid_type" && issue.expected) return `expected ${String(issue.expected)}`;
+  if (issue.code === "invalid_value" && Array.isArray(issue.values)) return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+}
+
+function mergeSettings(base: Settings, over: Settings): Settings {
+  const out: Settings = { ...base, ...over };
+  if (base.ui || over.ui) out.ui = { ...base.ui, ...over.ui };
+  if (base.experimental || over.experimental) out.experimental = { ...base.experimental, ...over.experimental };
+  if (base.providers || over.providers) {
+    out.providers = { openaiCompatible: [...(over.providers?.openaiCompatible ?? []), ...(base.providers?.openaiCompatible ?? [])] };
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+/**
+ * The settings file schema (`~/.chatcli/settings.json` and `<project>/.chatcli/settings.json`).
+ * Unknown keys are reported as warnings (forward compatibility), wrong types are errors.
+ */
+import { z } from "zod";
+import { permissionModeSchema } from "../protocol/events.ts";
+
+export const openAiCompatibleSchema = z.object({
+  name: z.string().min(1),
+  baseUrl: z.string().url(),
+  keyEnv: z.string().optional(),
+  models: z.array(z.string()).optional(),
+  defaultModel: z.string().optional(),
+});
+
+export const settingsSchema = z.object({
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  /** Fallback chain entries, `PROVIDER[:model]`. */
+  fallback: z.array(z.string().min(1)).optional(),
+  /** Fast model for tool-use summaries, `PROVIDER:model`. */
+  fastModel: z.string().min(1).optional(),
+  contextWindow: z.number().int().positive().optional(),
+  permissionMode: permissionModeSchema.optional(),
+  language: z.enum(["en", "pt-BR"]).optional(),
+  ui: z
+    .object({
+      screen: z.enum(["fullscreen", "inline"]).optional(),
+      mode: z.enum(["full", "compact"]).optional(),
+    })
+    .optional(),
+  experimental: z.object({ emitToolUseSummaries: z.boolean().optional() }).optional(),
+  providers: z.object({ openaiCompatible: z.array(openAiCompatibleSchema).optional() }).optional(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const KNOWN_TOP_LEVEL_KEYS = new Set(Object.keys(settingsSchema.shape));

@@ -1,0 +1,2 @@
+/** Importing this module registers every built-in provider. */
+import "./ollama.ts";

@@ -1,0 +1,241 @@
+/**
+ * OLLAMA: local models through the `ollama` client (NDJSON streaming /api/chat, /api/tags, /api/show).
+ * Native tools when /api/show lists the "tools" capability; otherwise the agent's text protocol is used
+ * (the agent asks `modelInfo().supportsTools`). `num_ctx` is sent with every request.
+ */
+import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "ollama/browser";
+import { z } from "zod";
+import type { Message } from "../../protocol/message.ts";
+import type { LlmEvent, LlmRequest, ModelInfo, StopReason } from "../../protocol/llm.ts";
+import { classifyThrown } from "../errors.ts";
+import { LlmProviderError, type LlmProvider, type ProviderContext } from "../provider.ts";
+import { registerProvider } from "../registry.ts";
+import { retryPolicyFromEnv, withRetry } from "../retry.ts";
+import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
+import { ThinkSplitter } from "../think-splitter.ts";
+
+export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
+/** Cap on the num_ctx we ask for when the user did not choose one: a 128K KV cache does not fit most machines. */
+export const OLLAMA_DEFAULT_NUM_CTX_CAP = 32_768;
+/** What Ollama itself uses when /api/show says nothing. */
+export const OLLAMA_FALLBACK_CONTEXT = 8_192;
+
+const chunkSchema = z.looseObject({
+  message: z
+    .looseObject({
+      content: z.string().optional(),
+      thinking: z.string().optional(),
+      tool_calls: z
+        .array(z.looseObject({ function: z.looseObject({ name: z.string(), arguments: z.unknown() }) }))
+        .optional(),
+    })
+    .optional(),
+  done: z.boolean().optional(),
+  done_reason: z.string().optional(),
+  prompt_eval_count: z.number().optional(),
+  eval_count: z.number().optional(),
+});
+
+const showSchema = z.looseObject({
+  capabilities: z.array(z.string()).optional(),
+  model_info: z.record(z.string(), z.unknown()).optional(),
+  parameters: z.string().optional(),
+});
+
+const tagsSchema = z.looseObject({
+  models: z.array(z.looseObject({ name: z.string(), size: z.number().optional() })),
+});
+
+export class OllamaProvider implements LlmProvider {
+  readonly id = "OLLAMA";
+  private readonly infoCache = new Map<string, Promise<ModelInfo | undefined>>();
+
+  constructor(private readonly ctx: ProviderContext) {}
+
+  get host(): string {
+    return this.ctx.baseUrl;
+  }
+
+  stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
+    const policy = retryPolicyFromEnv(this.ctx.env);
+    const idleMs = idleTimeoutMs(this.ctx.env, 300);
+    return withRetry(() => guardStream((s) => this.attempt(request, s), { provider: this.id, signal, idleMs }), policy, signal);
+  }
+
+  async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    try {
+      const res = await this.client(signal).list();
+      const parsed = tagsSchema.parse(res);
+      return parsed.models.map((m) => (m.size !== undefined ? { id: m.name, sizeBytes: m.size } : { id: m.name }));
+    } catch (err) {
+      throw new LlmProviderError(classifyThrown(err, this.id, signal));
+    }
+  }
+
+  modelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    let p = this.infoCache.get(model);
+    if (!p) {
+      p = this.fetchModelInfo(model, signal);
+      this.infoCache.set(model, p);
+      p.catch(() => this.infoCache.delete(model));
+    }
+    return p;
+  }
+
+  private async fetchModelInfo(model: string, signal?: AbortSignal): Promise<ModelInfo | undefined> {
+    let res: unknown;
+    try {
+      res = await this.client(signal).show({ model });
+    } catch (err) {
+      throw new LlmProviderError(classifyThrown(err, this.id, signal));
+    }
+    const parsed = showSchema.safeParse(res);
+    if (!parsed.success) return { id: model };
+    const caps = parsed.data.capabilities ?? [];
+    const info: ModelInfo = {
+      id: model,
+      supportsTools: caps.includes("tools"),
+      supportsImages: caps.includes("vision"),
+      supportsThinking: caps.includes("thinking"),
+    };
+    const ctxLen = contextLengthOf(parsed.data.model_info, parsed.data.parameters);
+    if (ctxLen) info.contextWindow = ctxLen;
+    return info;
+  }
+
+  private client(signal?: AbortSignal): Ollama {
+    const base = this.ctx.fetch;
+    const f: typeof fetch = Object.assign(
+      (input: string | URL | Request, init?: RequestInit) => {
+        const signals = [init?.signal, signal].filter((s): s is AbortSignal => !!s);
+        return base(input, { ...init, ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) });
+      },
+      { preconnect: base.preconnect },
+    );
+    return new Ollama({ host: this.ctx.baseUrl, fetch: f });
+  }
+
+  /** The num_ctx to send: the request's window, else the model's own (capped), else Ollama's fallback. */
+  private async numCtx(request: LlmRequest, signal: AbortSignal): Promise<number> {
+    if (request.contextWindow) return request.contextWindow;
+    const info = await this.modelInfo(request.model, signal).catch(() => undefined);
+    return Math.min(info?.contextWindow ?? OLLAMA_FALLBACK_CONTEXT, OLLAMA_DEFAULT_NUM_CTX_CAP);
+  }
+
+  private async *attempt(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmEvent> {
+    const numCtx = await this.numCtx(request, signal);
+    const options: Record<string, number> = { num_ctx: numCtx };
+    if (request.temperature !== undefined) options.temperature = request.temperature;
+    if (request.maxOutputTokens !== undefined) options.num_predict = request.maxOutputTokens;
+    const messages = toOllamaMessages(request);
+    const tools = request.tools?.length ? request.tools.map(toOllamaTool) : undefined;
+    const stream = await this.client(signal).chat({
+      model: request.model,
+      messages,
+      stream: true,
+      options,
+      ...(tools ? { tools } : {}),
+    });
+    const onAbort = () => stream.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    const splitter = new ThinkSplitter();
+    let toolIndex = 0;
+    let stop: StopReason = "stop";
+    try {
+      for await (const raw of stream) {
+        const chunk = chunkSchema.safeParse(raw);
+        if (!chunk.success) continue; // a malformed line is skipped, like the Ollama CLI does
+        const c = chunk.data;
+        if (c.message?.thinking) yield { type: "thinking_delta", text: c.message.thinking };
+        if (c.message?.content) {
+          for (const piece of splitter.push(c.message.content)) {
+            yield piece.kind === "text" ? { type: "text_delta", text: piece.text } : { type: "thinking_delta", text: piece.text };
+          }
+        }
+        for (const tc of c.message?.tool_calls ?? []) {
+          const index = toolIndex++;
+          const id = `call_${index}`;
+          const args = typeof tc.function.arguments === "string" ? tc.function.arguments : JSON.stringify(tc.function.arguments ?? {});
+          yield { type: "toolcall_start", index, id, name: tc.function.name };
+          yield { type: "toolcall_delta", index, argumentsDelta: args };
+          yield { type: "toolcall_end", index, id, name: tc.function.name, arguments: args };
+        }
+        if (c.done) {
+          for (const piece of splitter.end()) {
+            yield piece.kind === "text" ? { type: "text_delta", text: piece.text } : { type: "thinking_delta", text: piece.text };
+          }
+          stop = toolIndex > 0 ? "tool_calls" : c.done_reason === "length" ? "length" : "stop";
+          yield {
+            type: "usage",
+            usage: { inputTokens: c.prompt_eval_count ?? 0, outputTokens: c.eval_count ?? 0, cachedInputTokens: 0, reasoningTokens: 0 },
+          };
+        }
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+    yield { type: "done", stopReason: stop };
+  }
+}
+
+function contextLengthOf(modelInfo: Record<string, unknown> | undefined, parameters: string | undefined): number | undefined {
+  // A num_ctx set in the Modelfile wins over the architecture's maximum.
+  const m = parameters?.match(/^\s*num_ctx\s+(\d+)/m);
+  if (m?.[1]) return Number(m[1]);
+  if (!modelInfo) return undefined;
+  for (const [k, v] of Object.entries(modelInfo)) {
+    if (k.endsWith(".context_length") && typeof v === "number" && v > 0) return v;
+  }
+  return undefined;
+}
+
+function toOllamaTool(t: { name: string; description: string; parameters: Record<string, unknown> }): OllamaTool {
+  return { type: "function", function: { name: t.name, description: t.description, parameters: t.parameters as OllamaTool["function"]["parameters"] } };
+}
+
+export function toOllamaMessages(request: LlmRequest): OllamaMessage[] {
+  const out: OllamaMessage[] = [];
+  const system = request.system.map((p) => p.text).filter(Boolean).join("\n\n");
+  if (system) out.push({ role: "system", content: system });
+  for (const m of request.messages) out.push(toOllamaMessage(m));
+  return out;
+}
+
+function toOllamaMessage(m: Message): OllamaMessage {
+  switch (m.role) {
+    case "system":
+      return { role: "system", content: m.content };
+    case "user":
+      return m.images?.length ? { role: "user", content: m.content, images: m.images.map((i) => i.base64) } : { role: "user", content: m.content };
+    case "assistant": {
+      const msg: OllamaMessage = { role: "assistant", content: m.content };
+      if (m.toolCalls?.length) {
+        msg.tool_calls = m.toolCalls.map((tc) => ({ function: { name: tc.name, arguments: parseArgs(tc.arguments) } }));
+      }
+      return msg;
+    }
+    case "tool":
+      return { role: "tool", content: m.isError ? `[ERROR${m.errorCode ? `:${m.errorCode}` : ""}] ${m.content}` : m.content, tool_name: m.name };
+  }
+}
+
+function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+registerProvider({
+  id: "OLLAMA",
+  displayName: "Ollama (local)",
+  envKeys: [],
+  needsAuth: false,
+  defaultModel: "",
+  baseUrlEnv: "OLLAMA_HOST",
+  defaultBaseUrl: OLLAMA_DEFAULT_HOST,
+  capabilities: { streaming: true, nativeTools: true, images: true, promptCaching: false, local: true },
+  create: (ctx) => new OllamaProvider(ctx),
+});

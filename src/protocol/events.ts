@@ -1,0 +1,154 @@
+/**
+ * The boundary between the core and its consumers (TUI, headless).
+ * `Op` flows UI → core through `Session.submit`; `AgentEvent` flows core → UI through `Session.subscribe`.
+ * The stream-json output prints AgentEvents one per line: this schema is a public, versioned API
+ * (EVENT_SCHEMA_VERSION; additive changes only within a version). Documented in docs/stream-json.md.
+ */
+import { z } from "zod";
+import { messageSchema } from "./message.ts";
+
+export const EVENT_SCHEMA_VERSION = 1;
+
+export const permissionModeSchema = z.enum(["default", "accept-edits", "plan", "bypass"]);
+export type PermissionMode = z.infer<typeof permissionModeSchema>;
+
+export const approvalDecisionSchema = z.enum(["once", "always", "deny", "deny_always"]);
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+
+export const rewindModeSchema = z.enum(["both", "conversation", "code"]);
+export type RewindMode = z.infer<typeof rewindModeSchema>;
+
+export const opSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("user_input"), text: z.string() }),
+  z.object({ type: z.literal("interrupt") }),
+  z.object({ type: z.literal("approval"), requestId: z.string(), decision: approvalDecisionSchema }),
+  z.object({
+    type: z.literal("rewind"),
+    checkpointId: z.string(),
+    mode: rewindModeSchema,
+    /** Delete files created after the checkpoint (the user confirmed). */
+    deleteCreated: z.boolean().optional(),
+    /** Restore even files changed outside chatcli since the snapshot. */
+    force: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal("set_model"), provider: z.string(), model: z.string() }),
+  z.object({ type: z.literal("set_permission_mode"), mode: permissionModeSchema }),
+  z.object({ type: z.literal("compact"), instruction: z.string().optional() }),
+  z.object({ type: z.literal("remove_queued"), index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal("clear") }),
+  z.object({ type: z.literal("shutdown") }),
+]);
+export type Op = z.infer<typeof opSchema>;
+
+const usageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number(),
+  reasoningTokens: z.number(),
+});
+
+const llmErrorSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  status: z.number().optional(),
+  provider: z.string().optional(),
+  retryable: z.boolean(),
+  fallbackable: z.boolean(),
+  retryAfterMs: z.number().optional(),
+});
+
+export const toolDetailsSchema = z.record(z.string(), z.unknown());
+
+export const agentEventSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("session.started"),
+    sessionId: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    cwd: z.string(),
+    schemaVersion: z.number(),
+  }),
+  z.object({ type: z.literal("turn.started"), turnId: z.string(), input: z.string() }),
+  z.object({
+    type: z.literal("message.delta"),
+    messageId: z.string(),
+    /** The delta itself. */
+    text: z.string().optional(),
+    thinking: z.string().optional(),
+    /** The partial message so far (answer text), so late subscribers can render without history. */
+    partial: z.string(),
+  }),
+  z.object({ type: z.literal("message.completed"), messageId: z.string(), message: messageSchema }),
+  z.object({
+    type: z.literal("tool.started"),
+    callId: z.string(),
+    name: z.string(),
+    args: z.unknown(),
+    /** Short human description, e.g. `read src/main.ts`. */
+    title: z.string(),
+    batchId: z.string(),
+  }),
+  z.object({ type: z.literal("tool.updated"), callId: z.string(), output: z.string() }),
+  z.object({
+    type: z.literal("tool.completed"),
+    callId: z.string(),
+    name: z.string(),
+    isError: z.boolean(),
+    errorCode: z.string().optional(),
+    /** Text as sent to the model (after the tool's own cap). */
+    result: z.string(),
+    details: toolDetailsSchema.optional(),
+    durationMs: z.number(),
+    batchId: z.string(),
+  }),
+  z.object({ type: z.literal("tool_use_summary"), batchId: z.string(), label: z.string(), callIds: z.array(z.string()) }),
+  z.object({
+    type: z.literal("approval.requested"),
+    requestId: z.string(),
+    tool: z.string(),
+    /** The action in full: the command, or the file path. */
+    action: z.string(),
+    /** Unified diff preview for edits/writes. */
+    diff: z.string().optional(),
+    reason: z.string(),
+  }),
+  z.object({ type: z.literal("approval.resolved"), requestId: z.string(), decision: approvalDecisionSchema }),
+  z.object({
+    type: z.literal("pipeline"),
+    stage: z.enum(["pairing", "budget", "microcompact"]),
+    summary: z.string(),
+  }),
+  z.object({
+    type: z.literal("compaction"),
+    level: z.number(),
+    messagesBefore: z.number(),
+    messagesAfter: z.number(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    summary: z.string(),
+  }),
+  z.object({ type: z.literal("checkpoint.saved"), checkpointId: z.string(), label: z.string(), messageCount: z.number() }),
+  z.object({ type: z.literal("rewound"), checkpointId: z.string(), mode: rewindModeSchema, prompt: z.string() }),
+  z.object({ type: z.literal("retry"), attempt: z.number(), delayMs: z.number(), error: llmErrorSchema }),
+  z.object({ type: z.literal("provider.switched"), from: z.string(), to: z.string(), reason: z.string() }),
+  z.object({ type: z.literal("model.changed"), provider: z.string(), model: z.string() }),
+  z.object({ type: z.literal("permission_mode.changed"), mode: permissionModeSchema }),
+  z.object({ type: z.literal("queue.updated"), items: z.array(z.string()) }),
+  z.object({ type: z.literal("notice"), level: z.enum(["info", "warn", "error"]), text: z.string() }),
+  z.object({ type: z.literal("error"), message: z.string(), error: llmErrorSchema.optional() }),
+  z.object({
+    type: z.literal("turn.completed"),
+    turnId: z.string(),
+    stopReason: z.string(),
+    usage: usageSchema,
+    /** Session totals so far. */
+    totalUsage: usageSchema,
+    contextTokens: z.number(),
+    contextWindow: z.number(),
+    costUsd: z.number().optional(),
+  }),
+  z.object({ type: z.literal("history.replaced"), messages: z.array(messageSchema) }),
+  z.object({ type: z.literal("session.ended"), reason: z.string() }),
+]);
+export type AgentEvent = z.infer<typeof agentEventSchema>;
+export type AgentEventType = AgentEvent["type"];

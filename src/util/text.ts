@@ -1,0 +1,50 @@
+/**
+ * Character-safe string slicing. JS strings are UTF-16: a cut between a high and a low surrogate would leave
+ * half a code point (which becomes U+FFFD on the wire). These helpers move the cut so pairs stay whole.
+ */
+
+/** True when index `i` falls between the two halves of a surrogate pair. */
+export function splitsSurrogate(s: string, i: number): boolean {
+  if (i <= 0 || i >= s.length) return false;
+  const prev = s.charCodeAt(i - 1);
+  const next = s.charCodeAt(i);
+  return prev >= 0xd800 && prev <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
+}
+
+/** The first `n` code units, moved back one if the cut would split a pair. */
+export function safeHead(s: string, n: number): string {
+  if (n >= s.length) return s;
+  if (n <= 0) return "";
+  return s.slice(0, splitsSurrogate(s, n) ? n - 1 : n);
+}
+
+/** The last `n` code units, moved forward one if the cut would split a pair. */
+export function safeTail(s: string, n: number): string {
+  if (n >= s.length) return s;
+  if (n <= 0) return "";
+  const start = s.length - n;
+  return s.slice(splitsSurrogate(s, start) ? start + 1 : start);
+}
+
+/** `s.slice(start, end)` with both cuts moved off surrogate pairs. */
+export function safeSlice(s: string, start: number, end = s.length): string {
+  let a = Math.max(0, Math.min(start, s.length));
+  let b = Math.max(a, Math.min(end, s.length));
+  if (splitsSurrogate(s, a)) a += 1;
+  if (splitsSurrogate(s, b)) b -= 1;
+  return a >= b ? "" : s.slice(a, b);
+}
+
+/**
+ * Keep the head and tail of an over-long text with a marker between them:
+ * `[TRUNCATED N chars omitted, M kept]`. The result is at most `max` chars plus the marker line.
+ */
+export function truncateHeadTail(s: string, max: number, headShare = 0.8): { text: string; truncated: boolean; omitted: number } {
+  if (s.length <= max) return { text: s, truncated: false, omitted: 0 };
+  const headLen = Math.floor(max * headShare);
+  const head = safeHead(s, headLen);
+  const tail = safeTail(s, Math.max(0, max - head.length));
+  const omitted = s.length - head.length - tail.length;
+  const kept = head.length + tail.length;
+  return { text: `${head}\n\n... [TRUNCATED ${omitted} chars omitted, ${kept} kept] ...\n\n${tail}`, truncated: true, omitted };
+}
