@@ -21,6 +21,8 @@ export const messageMetaSchema = z.object({
   savedPath: z.string().optional(),
   /** Size of a tool result before any truncation/compaction, in characters. */
   originalChars: z.number().optional(),
+  /** Line count of a tool result before any truncation/compaction (keeps the cleared-result stub truthful). */
+  originalLines: z.number().optional(),
   /** Set once microcompaction has replaced the content. */
   compacted: z.enum(["truncated", "summarized"]).optional(),
   createdAt: z.number().optional(),
