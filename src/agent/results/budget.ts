@@ -275,6 +275,10 @@ export function saveOverflow(workspace: string | { toolResultsDir: string }, cal
   const path = join(dir, `overflow_${safeFileId(callId)}_${Bun.hash(fullText).toString(36)}.txt`);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return undefined; // also EEXIST: the dir is a file
+  }
+  try {
     exclusiveWrite(path, fullText);
     return path;
   } catch (e) {
