@@ -40,10 +40,16 @@ export async function* guardStream(
     arm();
     for (;;) {
       const next = await raceAbort(iterator.next(), inner.signal);
-      arm();
-      if (next.done) return;
+      // The idle clock measures the provider, not the consumer: it is paused while the event is handed out.
+      if (timer) clearTimeout(timer);
+      if (next.done) {
+        // A raw stream that ends without done/error (a connection closed between events) is a failure.
+        yield { type: "error", error: makeError("network", "stream ended before completion", { provider: opts.provider }) };
+        return;
+      }
       yield next.value;
       if (next.value.type === "done" || next.value.type === "error") return;
+      arm();
     }
   } catch (err) {
     let error: LlmError;
