@@ -79,6 +79,9 @@ export function classifyHttpError(status: number, body: string, provider?: strin
 export function classifyThrown(err: unknown, provider?: string, signal?: AbortSignal): LlmError {
   const extra = provider ? { provider } : {};
   if (signal?.aborted) return makeError("aborted", "request aborted", extra);
+  // An LlmProviderError (or anything else) already carrying a classified error keeps it.
+  const carried = (err as { error?: unknown } | null)?.error;
+  if (carried && typeof carried === "object" && "kind" in carried && "retryable" in carried) return carried as LlmError;
   const e = err as { name?: string; message?: string; code?: string; status_code?: number; status?: number; error?: string };
   const name = e?.name ?? "";
   const message = e?.message ?? String(err);

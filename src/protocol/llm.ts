@@ -74,6 +74,10 @@ export type LlmEvent =
   | { type: "toolcall_end"; index: number; id: string; name: string; arguments: string }
   | { type: "usage"; usage: Usage }
   | { type: "retry"; attempt: number; delayMs: number; error: LlmError }
+  /** The fallback chain gave up on `from` (before any output) and continues with `to` ("PROVIDER:model"). */
+  | { type: "provider_switch"; from: string; to: string; reason: string }
+  /** The fallback chain moved to another provider (emitted before that provider's events). */
+  | { type: "provider_switch"; from: string; to: string; reason: string }
   | { type: "done"; stopReason: StopReason }
   | { type: "error"; error: LlmError };
 

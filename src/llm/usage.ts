@@ -1,0 +1,113 @@
+/**
+ * Token accounting per call, summed per purpose and per session. `inputTokens` includes cached input and
+ * `outputTokens` includes reasoning (the providers normalise to that). Cost is summed over priced calls
+ * only; `unpricedCalls` says how many calls had no price, so a total is never silently understated.
+ */
+import type { Purpose, Usage } from "../protocol/llm.ts";
+import { costOf } from "./prices.ts";
+
+export interface UsageTotals {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+  /** USD over the priced calls; undefined when no call had a price. */
+  costUsd?: number;
+  unpricedCalls: number;
+}
+
+export interface UsageRecord {
+  purpose: Purpose;
+  provider: string;
+  model: string;
+  usage: Usage;
+  costUsd?: number;
+}
+
+const emptyTotals = (): UsageTotals => ({ calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, unpricedCalls: 0 });
+
+function add(t: UsageTotals, r: UsageRecord): void {
+  t.calls++;
+  t.inputTokens += r.usage.inputTokens;
+  t.outputTokens += r.usage.outputTokens;
+  t.cachedInputTokens += r.usage.cachedInputTokens;
+  t.reasoningTokens += r.usage.reasoningTokens;
+  if (r.costUsd === undefined) t.unpricedCalls++;
+  else t.costUsd = (t.costUsd ?? 0) + r.costUsd;
+}
+
+export class UsageTracker {
+  private readonly records: UsageRecord[] = [];
+  private last: UsageRecord | undefined;
+
+  record(purpose: Purpose, provider: string, model: string, usage: Usage): UsageRecord {
+    const cost = costOf(model, usage);
+    const r: UsageRecord = { purpose, provider, model, usage: { ...usage }, ...(cost !== undefined ? { costUsd: cost } : {}) };
+    this.records.push(r);
+    this.last = r;
+    return r;
+  }
+
+  lastCall(): UsageRecord | undefined {
+    return this.last;
+  }
+
+  session(): UsageTotals {
+    const t = emptyTotals();
+    for (const r of this.records) add(t, r);
+    return t;
+  }
+
+  byPurpose(): Partial<Record<Purpose, UsageTotals>> {
+    const out: Partial<Record<Purpose, UsageTotals>> = {};
+    for (const r of this.records) add((out[r.purpose] ??= emptyTotals()), r);
+    return out;
+  }
+
+  byModel(): Record<string, UsageTotals> {
+    const out: Record<string, UsageTotals> = {};
+    for (const r of this.records) add((out[`${r.provider}:${r.model}`] ??= emptyTotals()), r);
+    return out;
+  }
+
+  /** The `/stats` text. */
+  formatStats(): string {
+    const s = this.session();
+    const lines = [`Session: ${s.calls} call${s.calls === 1 ? "" : "s"}`, `  ${formatTotals(s)}`];
+    const purposes = Object.entries(this.byPurpose());
+    if (purposes.length) {
+      lines.push("By purpose:");
+      for (const [p, t] of purposes) lines.push(`  ${p.padEnd(17)} ${formatTotals(t)}`);
+    }
+    const models = Object.entries(this.byModel());
+    if (models.length) {
+      lines.push("By model:");
+      for (const [m, t] of models) lines.push(`  ${m}  ${formatTotals(t)}`);
+    }
+    return lines.join("\n");
+  }
+}
+
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(n);
+}
+
+export function formatCost(usd: number | undefined): string {
+  if (usd === undefined) return "cost n/a";
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+function formatTotals(t: UsageTotals): string {
+  const parts = [
+    `in ${formatTokens(t.inputTokens)}`,
+    `(cached ${formatTokens(t.cachedInputTokens)})`,
+    `out ${formatTokens(t.outputTokens)}`,
+    `(reasoning ${formatTokens(t.reasoningTokens)})`,
+    formatCost(t.costUsd) + (t.costUsd !== undefined && t.unpricedCalls ? ` + ${t.unpricedCalls} unpriced` : ""),
+  ];
+  return parts.join(" ");
+}
