@@ -1,0 +1,51 @@
+/** Content and keys of the approval box. The guard timing lives in the app (it owns the clock). */
+import { TextAttributes, type KeyEvent, type TextChunk } from "@opentui/core";
+import type { ApprovalDecision } from "../../protocol/events.ts";
+import type { PendingApproval } from "./view-model.ts";
+import { chunk } from "./item-chunks.ts";
+import { colors } from "./theme.ts";
+
+const MAX_DIFF_LINES = 20;
+
+export function approvalChunks(a: PendingApproval): TextChunk[] {
+  const out: TextChunk[] = [
+    chunk(`${a.tool}: `, colors.tool, TextAttributes.BOLD),
+    chunk(a.action + "\n", colors.text),
+  ];
+  if (a.reason) out.push(chunk(a.reason + "\n", colors.dim));
+  if (a.diff) {
+    const lines = a.diff.replace(/\n$/, "").split("\n");
+    for (const l of lines.slice(0, MAX_DIFF_LINES)) {
+      const c = l.startsWith("+") && !l.startsWith("+++") ? colors.user : l.startsWith("-") && !l.startsWith("---") ? colors.error : colors.dim;
+      out.push(chunk(l + "\n", c));
+    }
+    if (lines.length > MAX_DIFF_LINES) out.push(chunk(`… ${lines.length - MAX_DIFF_LINES} more diff lines\n`, colors.dim));
+  }
+  out.push(
+    chunk("[y] once  ", colors.user, TextAttributes.BOLD),
+    chunk("[a] always  ", colors.accent, TextAttributes.BOLD),
+    chunk("[n] deny  ", colors.error, TextAttributes.BOLD),
+    chunk("[N] deny always", colors.error, TextAttributes.BOLD),
+  );
+  return out;
+}
+
+export function decisionForKey(k: KeyEvent): ApprovalDecision | null {
+  if (k.ctrl || k.meta) return null;
+  switch (k.name) {
+    case "y":
+    case "1":
+      return "once";
+    case "a":
+    case "2":
+      return "always";
+    case "n":
+      return k.shift ? "deny_always" : "deny";
+    case "3":
+      return "deny";
+    case "4":
+      return "deny_always";
+    default:
+      return null;
+  }
+}

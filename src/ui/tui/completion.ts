@@ -1,0 +1,82 @@
+/** Completion for the prompt: slash commands and `@path` file references. Pure apart from the file listing. */
+import { readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+
+export interface SlashCommand {
+  name: string;
+  description: string;
+}
+
+export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
+  { name: "help", description: "Show commands and keys" },
+  { name: "model", description: "Pick or set the model" },
+  { name: "provider", description: "Pick the provider" },
+  { name: "clear", description: "Clear the conversation" },
+  { name: "compact", description: "Compact the conversation [instructions]" },
+  { name: "rewind", description: "Rewind to a checkpoint" },
+  { name: "session", description: "Session info" },
+  { name: "stats", description: "Token and cost statistics" },
+  { name: "ui", description: "Display mode: /ui compact | /ui full" },
+  { name: "exit", description: "Quit" },
+];
+
+export interface CompletionItem {
+  /** Text that replaces the token being completed. */
+  insert: string;
+  label: string;
+  description: string;
+}
+
+export interface CompletionResult {
+  /** Start offset of the token being completed in the prompt text. */
+  start: number;
+  items: CompletionItem[];
+}
+
+/** What to complete for `text` with the cursor at the end; null when nothing applies. */
+export function complete(text: string, commands: readonly SlashCommand[], files: () => readonly string[]): CompletionResult | null {
+  if (text.startsWith("/") && !/\s/.test(text)) {
+    const q = text.slice(1).toLowerCase();
+    const items = commands
+      .filter((c) => c.name.startsWith(q))
+      .map((c) => ({ insert: "/" + c.name, label: "/" + c.name, description: c.description }));
+    return items.length ? { start: 0, items } : null;
+  }
+  const m = /(^|\s)@([^\s@]*)$/.exec(text);
+  if (m) {
+    const q = m[2]!.toLowerCase();
+    const start = text.length - m[2]!.length - 1;
+    const all = files();
+    const prefix = all.filter((f) => f.toLowerCase().startsWith(q));
+    const rest = q ? all.filter((f) => !f.toLowerCase().startsWith(q) && f.toLowerCase().includes(q)) : [];
+    const items = [...prefix, ...rest].slice(0, 50).map((f) => ({ insert: "@" + f, label: "@" + f, description: "" }));
+    return items.length ? { start, items } : null;
+  }
+  return null;
+}
+
+const SKIP = new Set([".git", "node_modules", "dist", ".cache", "target", ".venv", "__pycache__"]);
+
+/** Files under `root`, relative, breadth-first, skipping heavy dirs; capped so huge trees stay cheap. */
+export function listProjectFiles(root: string, limit = 5000): string[] {
+  const out: string[] = [];
+  const queue = [root];
+  while (queue.length && out.length < limit) {
+    const dir = queue.shift()!;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      if (SKIP.has(e.name)) continue;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) queue.push(p);
+      else if (e.isFile()) out.push(relative(root, p));
+      if (out.length >= limit) break;
+    }
+  }
+  return out;
+}

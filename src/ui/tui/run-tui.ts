@@ -1,0 +1,162 @@
+/**
+ * Entry point of the interactive TUI. Creates the renderer, runs the app, and restores the terminal on every exit
+ * path: quit (/exit, Ctrl+C twice, Ctrl+D), SIGTERM/SIGHUP/SIGQUIT, and uncaught errors (which also print the error
+ * and the log path and give a non-zero code). Resolves with the exit code; the caller calls process.exit with it.
+ * While the TUI runs, console.* goes to `logFile`, never to the screen.
+ * The caller must check `process.stdout.isTTY` first and use runPlain otherwise.
+ */
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { createCliRenderer, type CliRenderer } from "@opentui/core";
+import type { PermissionMode } from "../../protocol/events.ts";
+import type { SessionLike } from "../../protocol/session-like.ts";
+import { TuiApp, type ModelChoice } from "./tui-app.ts";
+import type { SlashCommand } from "./completion.ts";
+import type { DisplayMode } from "./view-model.ts";
+
+export interface RunTuiOptions {
+  session: SessionLike;
+  provider: string;
+  model: string;
+  version: string;
+  cwd: string;
+  inline: boolean;
+  permissionMode: PermissionMode;
+  /** Prompt history, per project. */
+  historyFile: string;
+  logFile: string;
+  displayMode: DisplayMode;
+  gitBranch?: string;
+  contextWindow?: number;
+  /** Returns text to show as a notice. */
+  onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
+  onRewindRequest?(): void;
+  listModels?(): Promise<ModelChoice[]>;
+  extraCommands?: SlashCommand[];
+}
+
+/** `CHATCLI_CODER_UI=full|compact` overrides the configured display mode. */
+export function displayModeFromEnv(fallback: DisplayMode, env: Record<string, string | undefined> = process.env): DisplayMode {
+  const v = env.CHATCLI_CODER_UI?.trim().toLowerCase();
+  return v === "compact" || v === "full" ? v : fallback;
+}
+
+export async function runTui(opts: RunTuiOptions): Promise<number> {
+  const log = makeLogger(opts.logFile);
+  const restoreConsole = redirectConsole(log);
+  let renderer: CliRenderer | null = null;
+  let app: TuiApp | null = null;
+  let settle!: (code: number) => void;
+  const done = new Promise<number>((r) => (settle = r));
+  let finishing = false;
+  let fatal: unknown = null;
+
+  const finish = (code: number): void => {
+    if (finishing) return;
+    finishing = true;
+    try {
+      app?.destroy();
+      renderer?.destroy();
+    } catch (e) {
+      log(`destroy failed: ${String(e)}`);
+    }
+    const closed = renderer ? renderer.closed.catch(() => undefined) : Promise.resolve();
+    void closed.then(() => settle(code));
+  };
+  const onSignal = (code: number) => () => {
+    log(`signal → exit ${code}`);
+    try {
+      opts.session.submit({ type: "shutdown" });
+    } catch {
+      /* exiting anyway */
+    }
+    finish(code);
+  };
+  const onTerm = onSignal(143);
+  const onHup = onSignal(129);
+  const onQuit = onSignal(131);
+  const onFatal = (e: unknown): void => {
+    log(`fatal: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    fatal ??= e;
+    finish(1);
+  };
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
+  process.on("SIGQUIT", onQuit);
+  process.on("uncaughtException", onFatal);
+  process.on("unhandledRejection", onFatal);
+
+  try {
+    renderer = await createCliRenderer({
+      screenMode: opts.inline ? "split-footer" : "alternate-screen",
+      footerHeight: 6,
+      useMouse: !opts.inline,
+      exitOnCtrlC: false,
+      exitSignals: [],
+      openConsoleOnError: false,
+      consoleMode: "disabled",
+      targetFps: 30,
+      maxFps: 60,
+    });
+    app = new TuiApp(renderer, {
+      ...opts,
+      onExit: (code) => finish(code),
+      log,
+    });
+    log(`tui started v${opts.version} (${opts.inline ? "inline" : "full-screen"})`);
+  } catch (e) {
+    onFatal(e);
+  }
+
+  const code = await done;
+  process.off("SIGTERM", onTerm);
+  process.off("SIGHUP", onHup);
+  process.off("SIGQUIT", onQuit);
+  process.off("uncaughtException", onFatal);
+  process.off("unhandledRejection", onFatal);
+  restoreConsole();
+  if (fatal !== null) {
+    const msg = fatal instanceof Error ? fatal.message : String(fatal);
+    process.stderr.write(`chatcli: ${msg}\nDetails in ${opts.logFile}\n`);
+  }
+  return code;
+}
+
+function makeLogger(file: string): (msg: string) => void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch {
+    /* logging is best effort */
+  }
+  return (msg) => {
+    try {
+      appendFileSync(file, `${new Date().toISOString()} ${msg}\n`);
+    } catch {
+      /* never let logging break the UI */
+    }
+  };
+}
+
+type ConsoleMethod = "log" | "info" | "warn" | "error" | "debug" | "trace";
+
+/** Sends console.* to the log while the TUI owns the screen; returns the restore function. */
+function redirectConsole(log: (msg: string) => void): () => void {
+  const methods: ConsoleMethod[] = ["log", "info", "warn", "error", "debug", "trace"];
+  const saved = methods.map((m) => [m, console[m]] as const);
+  for (const m of methods) {
+    console[m] = (...args: unknown[]) => log(`console.${m}: ${args.map(formatArg).join(" ")}`);
+  }
+  return () => {
+    for (const [m, f] of saved) console[m] = f;
+  };
+}
+
+function formatArg(a: unknown): string {
+  if (typeof a === "string") return a;
+  if (a instanceof Error) return a.stack ?? a.message;
+  try {
+    return JSON.stringify(a);
+  } catch {
+    return String(a);
+  }
+}

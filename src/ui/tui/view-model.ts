@@ -1,0 +1,334 @@
+/**
+ * The TUI's pure view model: `reduce(state, event)` turns AgentEvents (and UI-local actions) into ViewState.
+ * No OpenTUI here: replaying a session's events through `reduce` rebuilds the screen (resume, snapshot tests).
+ *
+ * Contract for renderers: `items` is append-only within one `epoch`. A renderer remembers how many items it
+ * has drawn; when `epoch` changes (clear, rewind, history.replaced, display-mode switch) it redraws from zero.
+ * Everything still moving lives in `live` and is repainted on each sync.
+ */
+import type { AgentEvent, PermissionMode } from "../../protocol/events.ts";
+import type { Message } from "../../protocol/message.ts";
+import { assertNever } from "../../protocol/assert-never.ts";
+import { splitFinishedBlocks } from "./markdown-blocks.ts";
+
+export type DisplayMode = "full" | "compact";
+
+export interface ToolCallView {
+  callId: string;
+  name: string;
+  title: string;
+  /** Live output (exec) while running, the result once completed. */
+  output: string;
+  status: "running" | "ok" | "error";
+  durationMs?: number;
+}
+
+export type TranscriptItem =
+  | { kind: "user"; text: string }
+  | { kind: "markdown"; text: string }
+  | { kind: "thinking"; text: string }
+  | { kind: "tools"; batchId: string; calls: ToolCallView[]; label?: string }
+  | { kind: "summary"; batchId: string; label: string }
+  | { kind: "notice"; level: "info" | "warn" | "error"; text: string };
+
+export interface LiveState {
+  messageId: string | null;
+  /** Chars of the current message's partial already committed as markdown items. */
+  committedChars: number;
+  /** The uncommitted tail of the answer being streamed. */
+  tail: string;
+  thinking: string;
+  tools: { batchId: string; calls: ToolCallView[] } | null;
+}
+
+export interface PendingApproval {
+  requestId: string;
+  tool: string;
+  action: string;
+  diff?: string;
+  reason: string;
+}
+
+export interface StatusState {
+  provider: string;
+  model: string;
+  contextTokens: number;
+  contextWindow: number;
+  costUsd: number;
+  running: boolean;
+  /** Clock time the running turn started (ms), for the elapsed counter. */
+  turnStartedAt: number | null;
+  permissionMode: PermissionMode;
+  gitBranch?: string;
+  totalInputTokens: number;
+  totalOutputTokens: number;
+}
+
+export interface ViewState {
+  epoch: number;
+  items: TranscriptItem[];
+  live: LiveState;
+  status: StatusState;
+  queue: string[];
+  approval: PendingApproval | null;
+  displayMode: DisplayMode;
+  /** batchId → label, so compact mode can show labels in group headers. */
+  labels: Record<string, string>;
+  lastCheckpointId: string | null;
+}
+
+/** Actions that come from the UI itself, not from the core. */
+export type UiAction =
+  | { type: "ui.set_display_mode"; mode: DisplayMode }
+  | { type: "ui.notice"; level: "info" | "warn" | "error"; text: string }
+  | { type: "ui.clear" }
+  | { type: "ui.set_permission_mode"; mode: PermissionMode };
+
+export type ViewInput = AgentEvent | UiAction;
+
+export interface InitialViewOptions {
+  provider: string;
+  model: string;
+  permissionMode: PermissionMode;
+  displayMode: DisplayMode;
+  gitBranch?: string;
+  contextWindow?: number;
+}
+
+export function initialViewState(o: InitialViewOptions): ViewState {
+  return {
+    epoch: 0,
+    items: [],
+    live: emptyLive(),
+    status: {
+      provider: o.provider,
+      model: o.model,
+      contextTokens: 0,
+      contextWindow: o.contextWindow ?? 0,
+      costUsd: 0,
+      running: false,
+      turnStartedAt: null,
+      permissionMode: o.permissionMode,
+      gitBranch: o.gitBranch,
+      totalInputTokens: 0,
+      totalOutputTokens: 0,
+    },
+    queue: [],
+    approval: null,
+    displayMode: o.displayMode,
+    labels: {},
+    lastCheckpointId: null,
+  };
+}
+
+/** `now` stamps turn starts; pass the renderer clock in the app, anything fixed in tests. */
+export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
+  switch (input.type) {
+    case "session.started":
+      return { ...state, status: { ...state.status, provider: input.provider, model: input.model } };
+    case "turn.started": {
+      const s = commitLive(state);
+      return {
+        ...s,
+        items: input.input ? [...s.items, { kind: "user", text: input.input }] : s.items,
+        status: { ...s.status, running: true, turnStartedAt: now },
+      };
+    }
+    case "message.delta":
+      return onDelta(state, input);
+    case "message.completed": {
+      if (input.message.role !== "assistant") return state;
+      const text = input.message.content;
+      const s = state.live.messageId === input.messageId ? state : commitLive(state);
+      const rest = state.live.messageId === input.messageId ? text.slice(s.live.committedChars) : text;
+      const items = [...s.items];
+      if (s.live.thinking) items.push({ kind: "thinking", text: s.live.thinking });
+      if (rest.trim()) items.push({ kind: "markdown", text: rest.replace(/\s+$/, "") });
+      return { ...s, items, live: { ...s.live, messageId: null, committedChars: 0, tail: "", thinking: "" } };
+    }
+    case "tool.started": {
+      let s = state;
+      if (s.live.tail || s.live.thinking) s = commitText(s);
+      if (s.live.tools && s.live.tools.batchId !== input.batchId) s = commitTools(s);
+      const call: ToolCallView = { callId: input.callId, name: input.name, title: input.title, output: "", status: "running" };
+      const tools = s.live.tools ?? { batchId: input.batchId, calls: [] };
+      return { ...s, live: { ...s.live, tools: { ...tools, calls: [...tools.calls, call] } } };
+    }
+    case "tool.updated":
+      return updateCall(state, input.callId, (c) => ({ ...c, output: c.output + input.output }));
+    case "tool.completed":
+      return updateCall(state, input.callId, (c) => ({
+        ...c,
+        output: input.result,
+        status: input.isError ? "error" : "ok",
+        durationMs: input.durationMs,
+      }));
+    case "tool_use_summary": {
+      const labels = { ...state.labels, [input.batchId]: input.label };
+      const live = state.live.tools?.batchId === input.batchId
+        ? { ...state.live, tools: { ...state.live.tools } }
+        : state.live;
+      return { ...state, labels, live, items: [...state.items, { kind: "summary", batchId: input.batchId, label: input.label }] };
+    }
+    case "approval.requested":
+      return {
+        ...state,
+        approval: { requestId: input.requestId, tool: input.tool, action: input.action, diff: input.diff, reason: input.reason },
+      };
+    case "approval.resolved":
+      return state.approval?.requestId === input.requestId ? { ...state, approval: null } : state;
+    case "pipeline":
+      return state.displayMode === "full" ? addNotice(state, "info", input.summary) : state;
+    case "compaction":
+      return addNotice(
+        state,
+        "info",
+        `Compacted (level ${input.level}): ${input.messagesBefore} → ${input.messagesAfter} messages, ` +
+          `${input.tokensBefore} → ${input.tokensAfter} tokens`,
+      );
+    case "checkpoint.saved":
+      return { ...state, lastCheckpointId: input.checkpointId };
+    case "rewound":
+      return addNotice(state, "info", `Rewound (${input.mode}) to checkpoint ${input.checkpointId}`);
+    case "retry":
+      return addNotice(
+        state,
+        "warn",
+        `Retry ${input.attempt} in ${(input.delayMs / 1000).toFixed(1)}s: ${input.error.message}`,
+      );
+    case "provider.switched":
+      return addNotice(state, "warn", `Provider switched ${input.from} → ${input.to}: ${input.reason}`);
+    case "model.changed":
+      return { ...state, status: { ...state.status, provider: input.provider, model: input.model } };
+    case "permission_mode.changed":
+    case "ui.set_permission_mode":
+      return { ...state, status: { ...state.status, permissionMode: input.mode } };
+    case "queue.updated":
+      return { ...state, queue: input.items };
+    case "notice":
+    case "ui.notice":
+      return addNotice(state, input.level, input.text);
+    case "error":
+      return addNotice(state, "error", input.message);
+    case "turn.completed": {
+      const s = commitLive(state);
+      return {
+        ...s,
+        status: {
+          ...s.status,
+          running: false,
+          turnStartedAt: null,
+          contextTokens: input.contextTokens,
+          contextWindow: input.contextWindow || s.status.contextWindow,
+          costUsd: input.costUsd ?? s.status.costUsd,
+          totalInputTokens: input.totalUsage.inputTokens,
+          totalOutputTokens: input.totalUsage.outputTokens,
+        },
+      };
+    }
+    case "history.replaced":
+      return { ...state, epoch: state.epoch + 1, items: itemsFromHistory(input.messages), live: emptyLive(), approval: null };
+    case "session.ended": {
+      const s = commitLive(state);
+      return { ...s, status: { ...s.status, running: false, turnStartedAt: null } };
+    }
+    case "ui.set_display_mode":
+      return input.mode === state.displayMode ? state : { ...state, displayMode: input.mode, epoch: state.epoch + 1 };
+    case "ui.clear":
+      return { ...state, epoch: state.epoch + 1, items: [], live: emptyLive(), labels: {} };
+    default:
+      return assertNever(input);
+  }
+}
+
+/** Rebuilds transcript items from a message history (rewind, resume). */
+export function itemsFromHistory(messages: readonly Message[]): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  const byId = new Map<string, ToolCallView>();
+  for (const m of messages) {
+    if (m.role === "user") items.push({ kind: "user", text: m.content });
+    else if (m.role === "assistant") {
+      if (m.content.trim()) items.push({ kind: "markdown", text: m.content.trim() });
+      if (m.toolCalls?.length) {
+        const calls = m.toolCalls.map((tc): ToolCallView => {
+          const v: ToolCallView = { callId: tc.id, name: tc.name, title: tc.name, output: "", status: "ok" };
+          byId.set(tc.id, v);
+          return v;
+        });
+        items.push({ kind: "tools", batchId: m.toolCalls[0]?.id ?? "", calls });
+      }
+    } else if (m.role === "tool") {
+      const v = byId.get(m.toolCallId);
+      if (v) {
+        v.output = m.content;
+        v.status = m.isError ? "error" : "ok";
+      }
+    }
+  }
+  return items;
+}
+
+function emptyLive(): LiveState {
+  return { messageId: null, committedChars: 0, tail: "", thinking: "", tools: null };
+}
+
+function onDelta(state: ViewState, e: Extract<AgentEvent, { type: "message.delta" }>): ViewState {
+  let s = state;
+  if (s.live.messageId !== e.messageId) {
+    s = commitLive(s);
+    s = { ...s, live: { ...s.live, messageId: e.messageId, committedChars: 0, tail: "", thinking: "" } };
+  } else if (s.live.tools && e.text) {
+    s = commitTools(s);
+  }
+  let thinking = s.live.thinking + (e.thinking ?? "");
+  let items = s.items;
+  // The partial is authoritative; only the uncommitted part is scanned.
+  const uncommitted = e.partial.slice(s.live.committedChars);
+  const { finished, rest } = splitFinishedBlocks(uncommitted);
+  let committedChars = s.live.committedChars;
+  if (uncommitted.trim() && thinking) {
+    items = [...items, { kind: "thinking", text: thinking }];
+    thinking = "";
+  }
+  if (finished.length) {
+    items = items === s.items ? [...items] : items;
+    for (const b of finished) {
+      committedChars += b.length;
+      if (b.trim()) items.push({ kind: "markdown", text: b.trim() });
+    }
+  }
+  return { ...s, items, live: { ...s.live, tail: rest, thinking, committedChars } };
+}
+
+function commitText(s: ViewState): ViewState {
+  const items = [...s.items];
+  if (s.live.thinking) items.push({ kind: "thinking", text: s.live.thinking });
+  if (s.live.tail.trim()) items.push({ kind: "markdown", text: s.live.tail.trim() });
+  const committedChars = s.live.committedChars + s.live.tail.length;
+  return { ...s, items, live: { ...s.live, tail: "", thinking: "", committedChars } };
+}
+
+function commitTools(s: ViewState): ViewState {
+  if (!s.live.tools) return s;
+  const { batchId, calls } = s.live.tools;
+  const label = s.labels[batchId];
+  const item: TranscriptItem = label ? { kind: "tools", batchId, calls, label } : { kind: "tools", batchId, calls };
+  return { ...s, items: [...s.items, item], live: { ...s.live, tools: null } };
+}
+
+/** Commits everything live: thinking, the answer tail, the tool batch. */
+function commitLive(s: ViewState): ViewState {
+  const t = s.live.tail || s.live.thinking ? commitText(s) : s;
+  const u = commitTools(t);
+  return { ...u, live: { ...u.live, messageId: null, committedChars: 0 } };
+}
+
+function updateCall(s: ViewState, callId: string, f: (c: ToolCallView) => ToolCallView): ViewState {
+  const tools = s.live.tools;
+  if (!tools || !tools.calls.some((c) => c.callId === callId)) return s;
+  return { ...s, live: { ...s.live, tools: { ...tools, calls: tools.calls.map((c) => (c.callId === callId ? f(c) : c)) } } };
+}
+
+function addNotice(s: ViewState, level: "info" | "warn" | "error", text: string): ViewState {
+  return { ...s, items: [...s.items, { kind: "notice", level, text }] };
+}
