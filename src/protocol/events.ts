@@ -47,8 +47,23 @@ const usageSchema = z.object({
   reasoningTokens: z.number(),
 });
 
+const errorKindSchema = z.enum([
+  "rate_limit",
+  "overloaded",
+  "server_error",
+  "timeout",
+  "network",
+  "auth",
+  "model_not_found",
+  "context_too_long",
+  "payload_too_large",
+  "invalid_request",
+  "aborted",
+  "unknown",
+]);
+
 const llmErrorSchema = z.object({
-  kind: z.string(),
+  kind: errorKindSchema,
   message: z.string(),
   status: z.number().optional(),
   provider: z.string().optional(),
@@ -78,7 +93,13 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     /** The partial message so far (answer text), so late subscribers can render without history. */
     partial: z.string(),
   }),
-  z.object({ type: z.literal("message.completed"), messageId: z.string(), message: messageSchema }),
+  z.object({
+    type: z.literal("message.completed"),
+    messageId: z.string(),
+    message: messageSchema,
+    /** The answer as a person should see it (text-protocol tool-call markup removed); defaults to message.content. */
+    displayText: z.string().optional(),
+  }),
   z.object({
     type: z.literal("tool.started"),
     callId: z.string(),

@@ -186,6 +186,7 @@ async function chatResponse(reply: FakeReply, model: string): Promise<Response> 
       let sent = 0;
       for (const line of lines) {
         if (reply.dropAfter !== undefined && sent >= reply.dropAfter) {
+          await Bun.sleep(30); // let the headers and the first chunks reach the client first
           controller.error(new Error("connection dropped"));
           return;
         }

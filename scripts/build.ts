@@ -1,0 +1,132 @@
+/**
+ * Builds the native executable with `bun build --compile`.
+ *   bun scripts/build.ts            → dist/chatcli for this machine
+ *   bun scripts/build.ts --release  → dist/chatcli-<os>-<arch>[.exe] for every target + dist/SHA256SUMS + dist/manifest.json
+ * A target whose native OpenTUI package is not installed (and cannot be installed from the registry) is
+ * reported as skipped with the reason. Bunfig and .env autoloading are off in the binary, so a user's
+ * project files cannot change it.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const dist = join(root, "dist");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
+const opentuiVersion = pkg.dependencies["@opentui/core"] ?? "";
+
+interface Target {
+  name: string; // e.g. linux-x64
+  bunTarget: string; // e.g. bun-linux-x64
+  nativePkg: string; // @opentui/core-linux-x64
+  libc: "glibc" | "musl" | "none";
+  exe: boolean;
+}
+
+export const TARGETS: Target[] = [
+  { name: "linux-x64", bunTarget: "bun-linux-x64", nativePkg: "@opentui/core-linux-x64", libc: "glibc", exe: false },
+  { name: "linux-x64-musl", bunTarget: "bun-linux-x64-musl", nativePkg: "@opentui/core-linux-x64-musl", libc: "musl", exe: false },
+  { name: "linux-arm64", bunTarget: "bun-linux-arm64", nativePkg: "@opentui/core-linux-arm64", libc: "glibc", exe: false },
+  { name: "darwin-x64", bunTarget: "bun-darwin-x64", nativePkg: "@opentui/core-darwin-x64", libc: "none", exe: false },
+  { name: "darwin-arm64", bunTarget: "bun-darwin-arm64", nativePkg: "@opentui/core-darwin-arm64", libc: "none", exe: false },
+  { name: "windows-x64", bunTarget: "bun-windows-x64", nativePkg: "@opentui/core-win32-x64", libc: "none", exe: true },
+];
+
+function gitCommit(): string {
+  const r = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: root, stdout: "pipe", stderr: "ignore" });
+  return r.exitCode === 0 ? r.stdout.toString().trim() : "unknown";
+}
+
+function hostTarget(): Target {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const name = `${os}-${process.arch}`;
+  const t = TARGETS.find((x) => x.name === name);
+  if (!t) throw new Error(`unsupported build host ${name}`);
+  return t;
+}
+
+function compile(target: Target, outfile: string, host: boolean): { ok: boolean; log: string } {
+  const commit = gitCommit();
+  const args = [
+    process.execPath,
+    "build",
+    join(root, "src/main.ts"),
+    "--compile",
+    "--minify",
+    "--outfile",
+    outfile,
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    "--define",
+    `process.env.CHATCLI_BUILD_COMMIT=${JSON.stringify(commit)}`,
+  ];
+  if (!host) args.push(`--target=${target.bunTarget}`);
+  // OpenTUI picks its native package from process.env.OPENTUI_LIBC at run time; fold it to a constant so
+  // the other libc's package is not needed at build time.
+  if (target.libc !== "none") args.push("--define", `process.env.OPENTUI_LIBC=${JSON.stringify(target.libc)}`);
+  // Other platforms' native packages are never loaded on this target.
+  for (const other of TARGETS) if (other.nativePkg !== target.nativePkg) args.push("-e", other.nativePkg);
+  const r = Bun.spawnSync(args, { cwd: root, stdout: "pipe", stderr: "pipe" });
+  return { ok: r.exitCode === 0, log: r.stdout.toString() + r.stderr.toString() };
+}
+
+function sha256(file: string): string {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
+}
+
+function nativeAvailable(t: Target): { ok: boolean; reason?: string } {
+  if (existsSync(join(root, "node_modules", t.nativePkg, "package.json"))) return { ok: true };
+  // Try to fetch it for cross-compiling; report why not when the registry does not have it.
+  const r = Bun.spawnSync(["npm", "install", "--no-save", "--force", "--ignore-scripts", `${t.nativePkg}@${opentuiVersion}`], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode === 0 && existsSync(join(root, "node_modules", t.nativePkg, "package.json"))) return { ok: true };
+  const err = (r.stderr.toString().match(/npm error (?:code )?(.+)/)?.[1] ?? "install failed").trim();
+  return { ok: false, reason: `${t.nativePkg}@${opentuiVersion} cannot be installed here (${err})` };
+}
+
+async function main(): Promise<number> {
+  mkdirSync(dist, { recursive: true });
+  const release = process.argv.includes("--release");
+  if (!release) {
+    const out = join(dist, "chatcli");
+    const r = compile(hostTarget(), out, true);
+    if (!r.ok) {
+      process.stderr.write(r.log);
+      return 1;
+    }
+    process.stdout.write(`built ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB)\n`);
+    return 0;
+  }
+  const only = process.argv.find((a) => a.startsWith("--targets="))?.slice(10).split(",");
+  const host = hostTarget();
+  const sums: string[] = [];
+  const manifest: Array<{ version: string; target: string; file: string; size: number; sha256: string }> = [];
+  const skipped: string[] = [];
+  for (const t of TARGETS) {
+    if (only && !only.includes(t.name)) continue;
+    const avail = nativeAvailable(t);
+    if (!avail.ok) {
+      skipped.push(`${t.name}: skipped — ${avail.reason}`);
+      continue;
+    }
+    const file = `chatcli-${t.name}${t.exe ? ".exe" : ""}`;
+    const out = join(dist, file);
+    const r = compile(t, out, t.name === host.name);
+    if (!r.ok) {
+      const why = r.log.split("\n").find((l) => /error/i.test(l)) ?? "bun build failed";
+      skipped.push(`${t.name}: skipped — ${why.trim()}`);
+      continue;
+    }
+    const hash = sha256(out);
+    const size = statSync(out).size;
+    sums.push(`${hash}  ${file}`);
+    manifest.push({ version: pkg.version, target: t.name, file, size, sha256: hash });
+    process.stdout.write(`built ${file} (${(size / 1e6).toFixed(1)} MB)\n`);
+  }
+  writeFileSync(join(dist, "SHA256SUMS"), sums.length ? `${sums.join("\n")}\n` : "");
+  writeFileSync(join(dist, "manifest.json"), `${JSON.stringify({ version: pkg.version, commit: gitCommit(), artifacts: manifest, skipped }, null, 2)}\n`);
+  for (const s of skipped) process.stdout.write(`${s}\n`);
+  process.stdout.write(`wrote dist/SHA256SUMS and dist/manifest.json (${manifest.length} built, ${skipped.length} skipped)\n`);
+  return manifest.length ? 0 : 1;
+}
+
+if (import.meta.main) process.exit(await main());

@@ -1,0 +1,194 @@
+/**
+ * One agent run: the ReAct loop for a user input. stream → tool calls → results → next turn, until the
+ * model answers without calls, the turn limit, stagnation, an error, or an interrupt.
+ * Contract: never throws; every tool call in the history gets a result (interrupted / not executed
+ * included), so the history stays valid for every provider.
+ */
+import type { AgentEvent } from "../protocol/events.ts";
+import type { LlmError, LlmEvent, StopReason, Usage } from "../protocol/llm.ts";
+import type { AssistantMessage, Message, ToolCall } from "../protocol/message.ts";
+import { toolResultMessage } from "../protocol/message.ts";
+import type { ToolCallRequest, ToolRunContext, ToolRunResult } from "./tool-host.ts";
+import type { RunDeps } from "./run-deps.ts";
+import { batchFingerprint } from "./stagnation.ts";
+
+export interface RunOutcome {
+  stopReason: StopReason | "max_turns" | "stagnation" | "interrupted";
+  usage: Usage;
+  error?: LlmError;
+}
+
+export const INTERRUPTED_RESULT = "[interrupted by the user before this tool finished]";
+export const NOT_EXECUTED_RESULT = "[not executed: the run was interrupted before this tool call started]";
+
+export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunOutcome> {
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+  const fingerprints: string[] = [];
+  for (let turn = 1; ; turn++) {
+    if (signal.aborted) return { stopReason: "interrupted", usage };
+    if (turn > deps.maxTurns) {
+      deps.emit({ type: "notice", level: "warn", text: `Limit of ${deps.maxTurns} turns reached. The agent stopped to prevent an infinite loop.` });
+      return { stopReason: "max_turns", usage };
+    }
+    deps.drainQueue();
+    const request = await deps.buildRequest(signal);
+    const messageId = deps.newId("msg");
+    const result = await streamOnce(deps, request, messageId, signal, usage);
+    if (result.error && result.error.kind !== "aborted") {
+      deps.emit({ type: "error", message: result.error.message, error: result.error });
+      // Keep whatever arrived: a partial answer is still useful, and calls get closed below.
+    }
+    const { message, calls, displayText } = deps.finishAssistant(result.text, result.thinking, result.nativeCalls);
+    if (message.content || message.toolCalls?.length || message.thinking) {
+      deps.append(message);
+      deps.emit({ type: "message.completed", messageId, message, ...(displayText !== message.content ? { displayText } : {}) });
+    }
+    if (result.error) {
+      closeCalls(deps, calls, result.error.kind === "aborted" ? NOT_EXECUTED_RESULT : `[not executed: the model stream failed: ${result.error.message}]`, "not_executed");
+      return { stopReason: result.error.kind === "aborted" ? "interrupted" : "error", usage, error: result.error };
+    }
+    if (calls.length === 0) return { stopReason: result.stopReason, usage };
+
+    const fp = batchFingerprint(calls);
+    fingerprints.push(fp);
+    const batchId = deps.newId("batch");
+    const outcome = await executeBatch(deps, calls, batchId, signal);
+    if (outcome === "interrupted") return { stopReason: "interrupted", usage };
+    const n = deps.earlyExitTurns;
+    if (n > 0 && fingerprints.length >= n && fingerprints.slice(-n).every((f) => f === fp)) {
+      deps.append({
+        role: "user",
+        content:
+          "[stagnation detected] The same tool call was emitted repeatedly without new information. Stopping the agent loop. Summarize what you found and what is blocking you.",
+        meta: { kind: "notice" },
+      });
+      deps.emit({ type: "notice", level: "warn", text: `Stopped: the same tool calls repeated ${n} turns in a row.` });
+      return { stopReason: "stagnation", usage };
+    }
+  }
+}
+
+interface StreamResult {
+  text: string;
+  thinking: string;
+  nativeCalls: ToolCall[];
+  stopReason: StopReason;
+  error?: LlmError;
+}
+
+async function streamOnce(
+  deps: RunDeps,
+  request: Parameters<RunDeps["provider"]["stream"]>[0],
+  messageId: string,
+  signal: AbortSignal,
+  usage: Usage,
+): Promise<StreamResult> {
+  let text = "";
+  let thinking = "";
+  const calls = new Map<number, ToolCall>();
+  let stopReason: StopReason = "stop";
+  let error: LlmError | undefined;
+  const onEvent = (ev: LlmEvent): void => {
+    switch (ev.type) {
+      case "text_delta":
+        text += ev.text;
+        deps.emit({ type: "message.delta", messageId, text: ev.text, partial: text });
+        return;
+      case "thinking_delta":
+        thinking += ev.text;
+        deps.emit({ type: "message.delta", messageId, thinking: ev.text, partial: text });
+        return;
+      case "toolcall_start":
+        calls.set(ev.index, { id: ev.id, name: ev.name, arguments: "" });
+        return;
+      case "toolcall_delta": {
+        const c = calls.get(ev.index);
+        if (c) c.arguments += ev.argumentsDelta;
+        return;
+      }
+      case "toolcall_end":
+        calls.set(ev.index, { id: ev.id, name: ev.name, arguments: ev.arguments });
+        return;
+      case "usage":
+        usage.inputTokens += ev.usage.inputTokens;
+        usage.outputTokens += ev.usage.outputTokens;
+        usage.cachedInputTokens += ev.usage.cachedInputTokens;
+        usage.reasoningTokens += ev.usage.reasoningTokens;
+        deps.recordUsage(ev.usage, request.purpose, request.model);
+        return;
+      case "retry":
+        deps.emit({ type: "retry", attempt: ev.attempt, delayMs: ev.delayMs, error: ev.error });
+        return;
+      case "provider_switch":
+        deps.emit({ type: "provider.switched", from: ev.from, to: ev.to, reason: ev.reason });
+        return;
+      case "done":
+        stopReason = ev.stopReason;
+        return;
+      case "error":
+        error = ev.error;
+        return;
+    }
+  };
+  try {
+    for await (const ev of deps.provider.stream(request, signal)) onEvent(ev);
+  } catch (err) {
+    // Providers must not throw; if one does anyway, treat it as a stream error rather than crash the loop.
+    error = { kind: signal.aborted ? "aborted" : "unknown", message: (err as Error)?.message ?? String(err), retryable: false, fallbackable: false };
+  }
+  if (!error && signal.aborted) error = { kind: "aborted", message: "interrupted", retryable: false, fallbackable: false };
+  const nativeCalls = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
+  return error ? { text, thinking, nativeCalls, stopReason: "error", error } : { text, thinking, nativeCalls, stopReason };
+}
+
+async function executeBatch(deps: RunDeps, calls: ToolCallRequest[], batchId: string, signal: AbortSignal): Promise<"ok" | "interrupted"> {
+  const results: Message[] = [];
+  let interrupted = false;
+  for (const call of calls) {
+    if (signal.aborted) {
+      interrupted = true;
+      results.push(toolResultMessage(call.id, call.name, NOT_EXECUTED_RESULT, true, "not_executed"));
+      deps.emit({ type: "tool.completed", callId: call.id, name: call.name, isError: true, errorCode: "not_executed", result: NOT_EXECUTED_RESULT, durationMs: 0, batchId });
+      continue;
+    }
+    const title = deps.tools ? deps.tools.title(call.name, call.args) : call.name;
+    deps.emit({ type: "tool.started", callId: call.id, name: call.name, args: call.args ?? {}, title, batchId });
+    const started = deps.now();
+    const ctx: ToolRunContext = {
+      signal,
+      onUpdate: (chunk) => deps.emit({ type: "tool.updated", callId: call.id, output: chunk }),
+      requestApproval: (req) => deps.requestApproval(req, signal),
+    };
+    let res: ToolRunResult = deps.tools
+      ? await deps.tools.run(call, ctx).catch((err: unknown): ToolRunResult => ({ text: `tool crashed: ${(err as Error)?.message ?? String(err)}`, isError: true, errorCode: "UnknownError" }))
+      : { text: `Unknown tool "${call.name}": no tools are available in this session.`, isError: true, errorCode: "unknown_tool" };
+    if (signal.aborted && !res.isError) res = { ...res, text: `${res.text}\n${INTERRUPTED_RESULT}` };
+    if (signal.aborted && res.isError && res.errorCode === "Canceled") res = { ...res, text: `${INTERRUPTED_RESULT}\n${res.text}` };
+    const durationMs = deps.now() - started;
+    results.push(toolResultMessage(call.id, call.name, res.text, res.isError, res.errorCode));
+    deps.emit({
+      type: "tool.completed",
+      callId: call.id,
+      name: call.name,
+      isError: res.isError,
+      ...(res.errorCode ? { errorCode: res.errorCode } : {}),
+      result: res.text,
+      ...(res.details ? { details: res.details } : {}),
+      durationMs,
+      batchId,
+    });
+  }
+  deps.appendToolResults(results, batchId, calls);
+  return interrupted || signal.aborted ? "interrupted" : "ok";
+}
+
+function closeCalls(deps: RunDeps, calls: ToolCallRequest[], text: string, code: string): void {
+  if (!calls.length) return;
+  deps.appendToolResults(
+    calls.map((c) => toolResultMessage(c.id, c.name, text, true, code)),
+    deps.newId("batch"),
+    calls,
+  );
+}
+
+export type { AgentEvent, AssistantMessage };

@@ -1,0 +1,119 @@
+/**
+ * System prompt composition: base prompt + workspace bootstrap files + (text protocol only) tool catalog.
+ * Bootstrap files come from the project root and `~/.chatcli/`, project first; each is cached by mtime
+ * so unchanged files are not re-read each turn. Parts are ordered stable-first for prompt caching.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { SystemPart, ToolSpec } from "../protocol/llm.ts";
+
+export const BOOTSTRAP_FILES = ["AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "RULES.md", "MEMORY.md"] as const;
+/** Read instead of AGENTS.md when it is absent, so existing projects work as they are. */
+export const AGENTS_ALTERNATES = ["CLAUDE.md", "GEMINI.md"] as const;
+export const MAX_BOOTSTRAP_CHARS = 40_000;
+
+export interface BootstrapFile {
+  path: string;
+  name: string;
+  content: string;
+  scope: "project" | "user";
+}
+
+interface CacheEntry {
+  mtimeMs: number;
+  size: number;
+  content: string;
+}
+
+/** Reads bootstrap files with an mtime cache. `reads` counts actual disk reads (for tests). */
+export class BootstrapLoader {
+  private cache = new Map<string, CacheEntry>();
+  reads = 0;
+
+  constructor(
+    private readonly projectRoot: string,
+    private readonly userDir: string,
+  ) {}
+
+  load(): BootstrapFile[] {
+    const out: BootstrapFile[] = [];
+    for (const [scope, dir] of [
+      ["project", this.projectRoot],
+      ["user", this.userDir],
+    ] as const) {
+      for (const name of BOOTSTRAP_FILES) {
+        let f = this.readCached(join(dir, name));
+        let shownName: string = name;
+        if (f === undefined && name === "AGENTS.md") {
+          for (const alt of AGENTS_ALTERNATES) {
+            f = this.readCached(join(dir, alt));
+            if (f !== undefined) {
+              shownName = alt;
+              break;
+            }
+          }
+        }
+        if (f !== undefined && f.trim()) out.push({ path: join(dir, shownName), name: shownName, content: f, scope });
+      }
+    }
+    return out;
+  }
+
+  private readCached(path: string): string | undefined {
+    let st: { mtimeMs: number; size: number; isFile(): boolean };
+    try {
+      st = statSync(path);
+    } catch {
+      this.cache.delete(path);
+      return undefined;
+    }
+    if (!st.isFile()) return undefined;
+    const hit = this.cache.get(path);
+    if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.content;
+    try {
+      this.reads++;
+      let content = readFileSync(path, "utf8");
+      if (content.length > MAX_BOOTSTRAP_CHARS) content = `${content.slice(0, MAX_BOOTSTRAP_CHARS)}\n[... truncated: ${content.length - MAX_BOOTSTRAP_CHARS} more chars in ${path}]`;
+      this.cache.set(path, { mtimeMs: st.mtimeMs, size: st.size, content });
+      return content;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean }): string {
+  const lines = [
+    "You are chatcli, an AI coding agent working in the user's terminal, inside their project.",
+    `Project root: ${opts.projectRoot}. Working directory: ${opts.cwd}. Platform: ${opts.platform}. Date: ${opts.date}.`,
+  ];
+  if (opts.hasTools) {
+    lines.push(
+      "You can read, search, edit and run code with the tools provided. Read before you edit; keep changes minimal and focused; prefer `edit` over rewriting whole files.",
+      "Call independent tools together in one response. When a tool fails, read its error and change approach instead of repeating the same call.",
+      "Paths are relative to the project root unless absolute. Never touch files outside the project unless the user asks.",
+      "When the task is done, reply with a short summary of what you did, without tool calls.",
+    );
+  } else {
+    lines.push("Answer clearly and concisely. Use Markdown; put code in fenced blocks with a language tag.");
+  }
+  return lines.join("\n");
+}
+
+export function composeSystemPrompt(opts: {
+  base: string;
+  bootstrap: BootstrapFile[];
+  /** Extra attached contexts (cacheable, stable order). */
+  contexts?: Array<{ name: string; content: string }>;
+  textToolCatalog?: string;
+  tools?: ToolSpec[];
+}): SystemPart[] {
+  const parts: SystemPart[] = [{ text: opts.base, cacheable: true }];
+  if (opts.bootstrap.length) {
+    const body = opts.bootstrap.map((f) => `<file path="${f.path}" scope="${f.scope}">\n${f.content.trim()}\n</file>`).join("\n\n");
+    parts.push({ text: `Workspace instructions (project files take precedence over user files):\n\n${body}`, cacheable: true });
+  }
+  for (const c of opts.contexts ?? []) parts.push({ text: `Attached context "${c.name}":\n\n${c.content}`, cacheable: true });
+  if (opts.textToolCatalog) parts.push({ text: opts.textToolCatalog, cacheable: true });
+  return parts;
+}

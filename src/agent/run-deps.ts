@@ -1,0 +1,30 @@
+/** What one agent run needs from its session. The Session implements it; loop tests can fake it. */
+import type { AgentEvent } from "../protocol/events.ts";
+import type { LlmRequest, Purpose, Usage } from "../protocol/llm.ts";
+import type { AssistantMessage, Message, ToolCall } from "../protocol/message.ts";
+import type { LlmProvider } from "../llm/provider.ts";
+import type { ToolCallRequest, ToolHost } from "./tool-host.ts";
+
+export type ApprovalAnswer = "once" | "always" | "deny" | "deny_always";
+
+export interface RunDeps {
+  provider: LlmProvider;
+  tools: ToolHost | undefined;
+  maxTurns: number;
+  /** Stop when the same batch repeats this many turns in a row (0 disables). */
+  earlyExitTurns: number;
+  emit(event: AgentEvent): void;
+  newId(prefix: string): string;
+  now(): number;
+  /** Deliver type-ahead input queued while the run was busy, as one user message. */
+  drainQueue(): void;
+  /** Checkpoint, run the history pipeline and compose the request for the next model call. */
+  buildRequest(signal: AbortSignal): Promise<LlmRequest>;
+  /** Turn the streamed text/native calls into the assistant message and the calls to run. */
+  finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string };
+  append(message: Message): void;
+  /** Native: one tool message per call. Text protocol: one feedback user message. */
+  appendToolResults(results: Message[], batchId: string, calls: ToolCallRequest[]): void;
+  requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
+  recordUsage(usage: Usage, purpose: Purpose, model: string): void;
+}

@@ -1,0 +1,370 @@
+/**
+ * Session: the UI-free core. `submit(op)` in, `subscribe(listener)` out. Holds the one unified history,
+ * runs agent runs one at a time, queues type-ahead input (FIFO, at most 10), and routes approvals.
+ * Nothing here knows about terminals; the TUI and headless modes are consumers.
+ */
+import type { AgentEvent, ApprovalDecision, Op, PermissionMode } from "../protocol/events.ts";
+import { EVENT_SCHEMA_VERSION } from "../protocol/events.ts";
+import type { LlmRequest, Purpose, SystemPart, ToolSpec, Usage } from "../protocol/llm.ts";
+import type { AssistantMessage, Message, ToolCall } from "../protocol/message.ts";
+import type { AgentEventListener, SessionLike } from "../protocol/session-like.ts";
+import { assertNever } from "../protocol/assert-never.ts";
+import type { LlmProvider } from "../llm/provider.ts";
+import { EventBus } from "./event-bus.ts";
+import { runAgent, type RunOutcome } from "./loop.ts";
+import type { ApprovalAnswer, RunDeps } from "./run-deps.ts";
+import type { ToolCallRequest, ToolHost } from "./tool-host.ts";
+
+export const MAX_QUEUE = 10;
+
+export interface TextProtocol {
+  /** Extract tool calls from the model's text; `text` is the prose left for display. */
+  parse(text: string): { calls: Array<{ name: string; args: Record<string, unknown> | undefined; argsError?: string }>; text: string };
+  /** Build the feedback user message for a batch of results. */
+  formatResults(results: Array<{ name: string; content: string; isError: boolean }>): string;
+}
+
+/** Hook run on the outgoing history before each model call (pairing, budget, microcompact, compaction). */
+export type HistoryPipeline = (history: Message[], ctx: { signal: AbortSignal; emit(e: AgentEvent): void }) => Promise<{ persistent: Message[]; outgoing: Message[] }>;
+
+export interface SessionOptions {
+  sessionId: string;
+  providerId: string;
+  model: string;
+  provider: LlmProvider;
+  cwd: string;
+  /** System prompt parts (base prompt, workspace files, tool catalog for text protocol). Called per request. */
+  systemPrompt: (opts: { nativeTools: boolean; tools: ToolSpec[] }) => SystemPart[];
+  tools?: ToolHost;
+  /** Native tool calling (provider + model support it); otherwise the text protocol is used. */
+  nativeTools: boolean;
+  textProtocol?: TextProtocol;
+  pipeline?: HistoryPipeline;
+  maxTurns?: number;
+  earlyExitTurns?: number;
+  contextWindow: number;
+  maxOutputTokens?: number;
+  permissionMode: PermissionMode;
+  /** Headless: answer approvals without a UI (from the permission mode). */
+  autoApprove?: (req: { tool: string; action: string; reason: string }) => ApprovalAnswer | undefined;
+  onPermissionModeChange?: (mode: PermissionMode) => void;
+  onUsage?: (usage: Usage, purpose: Purpose, model: string) => void;
+  onCheckpoint?: (history: Message[]) => void;
+  initialHistory?: Message[];
+  now?: () => number;
+  onListenerError?: (err: unknown) => void;
+}
+
+export class Session implements SessionLike {
+  private readonly bus: EventBus;
+  private history: Message[];
+  private readonly queue: string[] = [];
+  private running: AbortController | undefined;
+  private runPromise: Promise<void> | undefined;
+  private readonly approvals = new Map<string, (d: ApprovalDecision) => void>();
+  private seq = 0;
+  private permissionMode: PermissionMode;
+  private readonly totals: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+  private lastInputTokens = 0;
+  private currentTask = "";
+  private closed = false;
+  readonly now: () => number;
+
+  constructor(private readonly opts: SessionOptions) {
+    this.bus = new EventBus(opts.onListenerError);
+    this.history = [...(opts.initialHistory ?? [])];
+    this.permissionMode = opts.permissionMode;
+    this.now = opts.now ?? Date.now;
+  }
+
+  subscribe(listener: AgentEventListener): () => void {
+    return this.bus.subscribe(listener);
+  }
+
+  /** Announce the session to subscribers (call once they are attached). */
+  start(): void {
+    this.emit({
+      type: "session.started",
+      sessionId: this.opts.sessionId,
+      provider: this.opts.providerId,
+      model: this.opts.model,
+      cwd: this.opts.cwd,
+      schemaVersion: EVENT_SCHEMA_VERSION,
+    });
+  }
+
+  get messages(): readonly Message[] {
+    return this.history;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get contextWindow(): number {
+    return this.opts.contextWindow;
+  }
+
+  get mode(): PermissionMode {
+    return this.permissionMode;
+  }
+
+  /** Resolves when the current run (and any queued follow-ups) finished. */
+  async idle(): Promise<void> {
+    while (this.runPromise) await this.runPromise;
+  }
+
+  submit(op: Op): void {
+    if (this.closed && op.type !== "shutdown") return;
+    switch (op.type) {
+      case "user_input":
+        return this.onUserInput(op.text);
+      case "interrupt":
+        return this.interrupt();
+      case "approval": {
+        const resolve = this.approvals.get(op.requestId);
+        if (!resolve) return;
+        this.approvals.delete(op.requestId);
+        this.emit({ type: "approval.resolved", requestId: op.requestId, decision: op.decision });
+        resolve(op.decision);
+        return;
+      }
+      case "set_permission_mode":
+        this.permissionMode = op.mode;
+        this.opts.onPermissionModeChange?.(op.mode);
+        this.emit({ type: "permission_mode.changed", mode: op.mode });
+        return;
+      case "remove_queued":
+        if (op.index < this.queue.length) {
+          this.queue.splice(op.index, 1);
+          this.emit({ type: "queue.updated", items: [...this.queue] });
+        }
+        return;
+      case "clear":
+        if (this.running) {
+          this.emit({ type: "notice", level: "warn", text: "Cannot clear while a turn is running; press Esc first." });
+          return;
+        }
+        this.history = [];
+        this.emit({ type: "history.replaced", messages: [] });
+        return;
+      case "set_model":
+      case "compact":
+      case "rewind":
+        this.emit({ type: "notice", level: "warn", text: `${op.type} is not available yet in this build.` });
+        return;
+      case "shutdown":
+        this.closed = true;
+        this.interrupt();
+        this.emit({ type: "session.ended", reason: "shutdown" });
+        return;
+      default:
+        assertNever(op, "op");
+    }
+  }
+
+  private onUserInput(text: string): void {
+    if (!text.trim()) return;
+    if (this.running) {
+      if (this.queue.length >= MAX_QUEUE) {
+        this.emit({ type: "notice", level: "warn", text: `Queue full (max ${MAX_QUEUE}). Please wait for the current turn.` });
+        return;
+      }
+      this.queue.push(text);
+      this.emit({ type: "queue.updated", items: [...this.queue] });
+      return;
+    }
+    this.runPromise = this.runLoop(text).finally(() => {
+      this.runPromise = undefined;
+    });
+  }
+
+  private interrupt(): void {
+    if (!this.running) return;
+    this.running.abort();
+    for (const [id, resolve] of this.approvals) {
+      this.approvals.delete(id);
+      resolve("deny");
+    }
+  }
+
+  private async runLoop(first: string): Promise<void> {
+    let input: string | undefined = first;
+    while (input !== undefined && !this.closed) {
+      await this.runOne(input);
+      input = this.queue.length ? this.takeQueue() : undefined;
+    }
+  }
+
+  private takeQueue(): string {
+    const joined = this.queue.splice(0, this.queue.length).join("\n");
+    this.emit({ type: "queue.updated", items: [] });
+    return joined;
+  }
+
+  private async runOne(input: string): Promise<void> {
+    const controller = new AbortController();
+    this.running = controller;
+    const turnId = this.newId("turn");
+    this.currentTask = input;
+    this.emit({ type: "turn.started", turnId, input });
+    this.history.push({ role: "user", content: input, meta: { createdAt: this.now() } });
+    let outcome: RunOutcome;
+    try {
+      outcome = await runAgent(this.runDeps(), controller.signal);
+    } catch (err) {
+      // runAgent must not throw; a bug here must still leave the session usable.
+      this.emit({ type: "error", message: `internal error: ${(err as Error)?.message ?? String(err)}` });
+      outcome = { stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
+    }
+    this.running = undefined;
+    if (outcome.stopReason === "interrupted") this.emit({ type: "notice", level: "info", text: "Interrupted." });
+    this.emit({
+      type: "turn.completed",
+      turnId,
+      stopReason: outcome.stopReason,
+      usage: outcome.usage,
+      totalUsage: { ...this.totals },
+      contextTokens: this.contextTokens(),
+      contextWindow: this.opts.contextWindow,
+    });
+  }
+
+  /** Tokens the next request will carry: the last reported prompt size, else an estimate. */
+  contextTokens(): number {
+    const estimate = Math.ceil(this.history.reduce((n, m) => n + m.content.length + (m.role === "assistant" ? (m.toolCalls ?? []).reduce((k, c) => k + c.arguments.length, 0) : 0), 0) / 4);
+    return Math.max(this.lastInputTokens, estimate);
+  }
+
+  private runDeps(): RunDeps {
+    return {
+      provider: this.opts.provider,
+      tools: this.opts.tools,
+      maxTurns: this.opts.maxTurns ?? 50,
+      earlyExitTurns: this.opts.earlyExitTurns ?? 3,
+      emit: (e) => this.emit(e),
+      newId: (p) => this.newId(p),
+      now: this.now,
+      drainQueue: () => {
+        if (!this.queue.length) return;
+        // Only between model turns of a run that already has tool results pending a reply.
+        const last = this.history[this.history.length - 1];
+        if (!last || last.role === "user") return;
+        const text = this.takeQueue();
+        this.history.push({ role: "user", content: text, meta: { createdAt: this.now() } });
+        this.emit({ type: "notice", level: "info", text: "New user instruction received." });
+      },
+      buildRequest: (signal) => this.buildRequest(signal),
+      finishAssistant: (text, thinking, nativeCalls) => this.finishAssistant(text, thinking, nativeCalls),
+      append: (m) => {
+        this.history.push(m);
+      },
+      appendToolResults: (results, _batchId, calls) => this.appendToolResults(results, calls),
+      requestApproval: (req, signal) => this.requestApproval(req, signal),
+      recordUsage: (usage, purpose, model) => {
+        this.totals.inputTokens += usage.inputTokens;
+        this.totals.outputTokens += usage.outputTokens;
+        this.totals.cachedInputTokens += usage.cachedInputTokens;
+        this.totals.reasoningTokens += usage.reasoningTokens;
+        if (purpose === "main" && usage.inputTokens > 0) this.lastInputTokens = usage.inputTokens + usage.outputTokens;
+        this.opts.onUsage?.(usage, purpose, model);
+      },
+    };
+  }
+
+  private async buildRequest(signal: AbortSignal): Promise<LlmRequest> {
+    this.opts.onCheckpoint?.(this.history);
+    let outgoing = this.history;
+    if (this.opts.pipeline) {
+      const r = await this.opts.pipeline(this.history, { signal, emit: (e) => this.emit(e) });
+      this.history = r.persistent;
+      outgoing = r.outgoing;
+    }
+    const specs = this.opts.tools?.specs() ?? [];
+    const native = this.opts.nativeTools && specs.length > 0;
+    const anchor = this.anchor();
+    const req: LlmRequest = {
+      model: this.opts.model,
+      system: this.opts.systemPrompt({ nativeTools: native, tools: specs }),
+      messages: anchor ? [...outgoing, { role: "system", content: anchor }] : [...outgoing],
+      purpose: "main",
+      contextWindow: this.opts.contextWindow,
+    };
+    if (native) req.tools = specs;
+    if (this.opts.maxOutputTokens) req.maxOutputTokens = this.opts.maxOutputTokens;
+    return req;
+  }
+
+  /** A short reminder of the task, added to each request and never persisted. */
+  private anchor(): string {
+    if (!this.opts.tools) return "";
+    const task = this.currentTask.replace(/\s+/g, " ").trim();
+    const short = task.length > 300 ? `${task.slice(0, 300)}…` : task;
+    return `Reminder: the user's current request is: "${short}". Use the tools when they help; call independent tools together in one response; when the task is done, answer with a short final summary and no tool calls.`;
+  }
+
+  private finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string } {
+    const message: AssistantMessage = { role: "assistant", content: text };
+    if (thinking) message.thinking = thinking;
+    const calls: ToolCallRequest[] = [];
+    let displayText = text;
+    if (nativeCalls.length) {
+      message.toolCalls = nativeCalls.map((c, i) => ({ ...c, id: c.id || `tc_${this.seq}_${i}` }));
+      for (const c of message.toolCalls) calls.push(nativeRequest(c));
+    } else if (this.opts.tools && this.opts.textProtocol) {
+      const parsed = this.opts.textProtocol.parse(text);
+      displayText = parsed.text;
+      parsed.calls.forEach((c, i) => {
+        const req: ToolCallRequest = { id: `txt_${this.newId("c")}_${i}`, name: c.name, args: c.args };
+        if (c.argsError) req.argsError = c.argsError;
+        calls.push(req);
+      });
+    }
+    return { message, calls, displayText };
+  }
+
+  private appendToolResults(results: Message[], calls: ToolCallRequest[]): void {
+    const last = [...this.history].reverse().find((m) => m.role === "assistant");
+    const native = last?.role === "assistant" && (last.toolCalls?.length ?? 0) > 0;
+    if (native) {
+      this.history.push(...results);
+      return;
+    }
+    const formatted = this.opts.textProtocol
+      ? this.opts.textProtocol.formatResults(results.map((r) => ({ name: r.role === "tool" ? r.name : "tool", content: r.content, isError: r.role === "tool" && r.isError === true })))
+      : results.map((r) => r.content).join("\n\n");
+    void calls;
+    this.history.push({ role: "user", content: formatted, meta: { kind: "tool_feedback" } });
+  }
+
+  private requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer> {
+    const auto = this.opts.autoApprove?.(req);
+    if (auto) return Promise.resolve(auto);
+    if (signal.aborted) return Promise.resolve("deny");
+    const requestId = this.newId("approval");
+    return new Promise((resolve) => {
+      this.approvals.set(requestId, resolve);
+      this.emit({ type: "approval.requested", requestId, tool: req.tool, action: req.action, reason: req.reason, ...(req.diff ? { diff: req.diff } : {}) });
+    });
+  }
+
+  private emit(e: AgentEvent): void {
+    this.bus.emit(e);
+  }
+
+  private newId(prefix: string): string {
+    this.seq += 1;
+    return `${prefix}_${this.seq.toString(36)}`;
+  }
+}
+
+function nativeRequest(c: ToolCall): ToolCallRequest {
+  const raw = c.arguments.trim() || "{}";
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (v && typeof v === "object" && !Array.isArray(v)) return { id: c.id, name: c.name, args: v as Record<string, unknown> };
+    return { id: c.id, name: c.name, args: undefined, argsError: "arguments must be a JSON object" };
+  } catch (err) {
+    return { id: c.id, name: c.name, args: undefined, argsError: `arguments are not valid JSON: ${(err as Error).message}` };
+  }
+}

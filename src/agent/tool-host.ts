@@ -1,0 +1,36 @@
+/**
+ * What the agent loop needs from the tool layer: specs for the model, execution with permission checks,
+ * and a human title. `createToolHost` (tool-host-impl.ts) builds it from the builtin tools and the policy.
+ */
+import type { ToolSpec } from "../protocol/llm.ts";
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  /** Parsed arguments (already sanitized); undefined when they could not be parsed. */
+  args: Record<string, unknown> | undefined;
+  /** Why the args could not be parsed (goes back to the model). */
+  argsError?: string;
+}
+
+export interface ToolRunResult {
+  text: string;
+  isError: boolean;
+  errorCode?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface ToolRunContext {
+  signal: AbortSignal;
+  onUpdate(chunk: string): void;
+  /** Ask the user; resolves with the decision. Headless resolves from the permission mode. */
+  requestApproval(req: { tool: string; action: string; diff?: string; reason: string }): Promise<"once" | "always" | "deny" | "deny_always">;
+}
+
+export interface ToolHost {
+  specs(): ToolSpec[];
+  /** Canonical tool name for a possibly aliased one, or undefined when unknown. */
+  canonicalName(name: string): string | undefined;
+  title(name: string, args: Record<string, unknown> | undefined): string;
+  run(call: ToolCallRequest, ctx: ToolRunContext): Promise<ToolRunResult>;
+}

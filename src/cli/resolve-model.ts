@@ -1,0 +1,92 @@
+/**
+ * Picks the provider instance and the model, and learns what the model can do (native tools, window).
+ * With no model chosen: the provider's default, else (Ollama) the first installed model, announced.
+ * Failures come back as a `CliFailure` with the exit code and the message for stderr.
+ */
+import type { Config } from "../config/load-config.ts";
+import type { LlmProvider } from "../llm/provider.ts";
+import { LlmProviderError } from "../llm/provider.ts";
+import { createProvider, getProviderDefinition, listProviderDefinitions, resolveApiKey, resolveBaseUrl } from "../llm/registry.ts";
+import type { ModelInfo } from "../protocol/llm.ts";
+import { t } from "../i18n/i18n.ts";
+import { describeLlmError } from "./describe-error.ts";
+
+export class CliFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = "CliFailure";
+  }
+}
+
+export interface ResolvedModel {
+  providerId: string;
+  provider: LlmProvider;
+  baseUrl: string;
+  model: string;
+  info: ModelInfo | undefined;
+  /** A line to show the user (e.g. which model was picked), or undefined. */
+  notice?: string;
+}
+
+export const DEFAULT_CONTEXT_WINDOW = 8_192;
+
+export function providerFor(cfg: Config, fetchImpl: typeof fetch = fetch): { provider: LlmProvider; baseUrl: string } {
+  const def = getProviderDefinition(cfg.provider);
+  if (!def) {
+    throw new CliFailure(t("provider.unknown", { provider: cfg.provider, list: listProviderDefinitions().map((d) => d.id).join(", ") }), 2);
+  }
+  if (def.needsAuth && !resolveApiKey(def, cfg.env)) {
+    throw new CliFailure(t("provider.noKey", { provider: def.id, keys: def.envKeys.join(" or ") }), 1);
+  }
+  return { provider: createProvider(def.id, cfg.env, fetchImpl), baseUrl: resolveBaseUrl(def, cfg.env) };
+}
+
+export async function resolveModel(cfg: Config, fetchImpl: typeof fetch = fetch): Promise<ResolvedModel> {
+  const { provider, baseUrl } = providerFor(cfg, fetchImpl);
+  const def = getProviderDefinition(cfg.provider)!;
+  let model = cfg.model ?? (def.defaultModel || undefined);
+  let notice: string | undefined;
+  const ctx = { provider: def.id, model: model ?? "", baseUrl };
+  if (!model) {
+    let models: ModelInfo[];
+    try {
+      models = await provider.listModels();
+    } catch (err) {
+      throw failureFrom(err, ctx);
+    }
+    const first = models[0];
+    if (!first) throw new CliFailure(def.id === "OLLAMA" ? t("ollama.noModels", { host: baseUrl }) : t("model.none", { provider: def.id }), 1);
+    model = first.id;
+    notice = t("model.usingFirst", { model });
+  }
+  let info: ModelInfo | undefined;
+  try {
+    info = await provider.modelInfo(model);
+  } catch (err) {
+    if (err instanceof LlmProviderError && err.error.kind === "model_not_found") {
+      const installed = await provider.listModels().then((m) => m.map((x) => x.id), () => undefined);
+      throw new CliFailure(describeLlmError(err.error, { ...ctx, model, ...(installed ? { installedModels: installed } : {}) }), 1);
+    }
+    throw failureFrom(err, { ...ctx, model });
+  }
+  const r: ResolvedModel = { providerId: def.id, provider, baseUrl, model, info };
+  if (notice) r.notice = notice;
+  return r;
+}
+
+export function contextWindowFor(cfg: Config, info: ModelInfo | undefined, providerId: string): number {
+  const env = Number(cfg.env.CHATCLI_CONTEXT_WINDOW);
+  if (Number.isFinite(env) && env > 0) return Math.floor(env);
+  if (cfg.settings.contextWindow) return cfg.settings.contextWindow;
+  if (info?.contextWindow) return providerId === "OLLAMA" ? Math.min(info.contextWindow, 32_768) : info.contextWindow;
+  return DEFAULT_CONTEXT_WINDOW;
+}
+
+function failureFrom(err: unknown, ctx: { provider: string; model: string; baseUrl: string }): CliFailure {
+  if (err instanceof LlmProviderError) return new CliFailure(describeLlmError(err.error, ctx), 1);
+  if (err instanceof CliFailure) return err;
+  return new CliFailure(`${ctx.provider}: ${(err as Error)?.message ?? String(err)}`, 1);
+}

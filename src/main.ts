@@ -1,0 +1,142 @@
+/**
+ * Entry point: parse args, load config, pick a mode, wire the layers. Exit codes: 0 success,
+ * 1 runtime failure (provider down, model missing), 2 bad usage or invalid configuration, 130 interrupted.
+ * The TUI is imported lazily so headless runs never load OpenTUI.
+ */
+import "./llm/providers/index.ts";
+import { join } from "node:path";
+import { parseArgs, UsageError, type CliCommand } from "./cli/args.ts";
+import { modelsCommand } from "./cli/commands/models.ts";
+import { describeLlmError } from "./cli/describe-error.ts";
+import { CliFailure, resolveModel } from "./cli/resolve-model.ts";
+import { wireSession } from "./cli/wire-session.ts";
+import { ConfigError, loadConfig, type Config } from "./config/load-config.ts";
+import { detectLang, setLang } from "./i18n/i18n.ts";
+import { t } from "./i18n/i18n.ts";
+import { runHeadless } from "./ui/headless/run-headless.ts";
+import { Logger } from "./util/logger.ts";
+import { versionString } from "./version.ts";
+
+export async function main(argv: string[]): Promise<number> {
+  const startedAt = Date.now();
+  let cmd: CliCommand;
+  try {
+    cmd = parseArgs(argv, versionString());
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`chatcli: ${err.message}\nRun chatcli --help for usage.\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (cmd.kind === "printed") return 0;
+
+  let cfg: Config;
+  try {
+    cfg = loadConfig({ cwd: process.cwd(), env: process.env, flags: cmd.flags });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`chatcli: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  setLang(cfg.settings.language && !cfg.env.CHATCLI_LANG ? cfg.settings.language : detectLang(cfg.env));
+  for (const w of cfg.warnings) process.stderr.write(`chatcli: warning: ${w}\n`);
+  const logger = new Logger(join(cfg.home, "logs"));
+
+  try {
+    switch (cmd.kind) {
+      case "models":
+        return await modelsCommand(cfg, cmd.json, process.stdout);
+      case "oneshot":
+        return await oneshot(cfg, cmd, startedAt, logger);
+      case "interactive":
+        return await interactive(cfg, cmd, logger);
+      case "providers":
+      case "sessions":
+      case "auth":
+      case "update":
+        process.stderr.write(`chatcli: "${cmd.kind}" is not available in this build yet.\n`);
+        return 1;
+    }
+  } catch (err) {
+    if (err instanceof CliFailure) {
+      process.stderr.write(`chatcli: ${err.message}\n`);
+      return err.exitCode;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`chatcli: ${err.message}\n`);
+      return 2;
+    }
+    logger.error(`unexpected: ${(err as Error)?.stack ?? String(err)}`);
+    process.stderr.write(`chatcli: ${t("error.unexpected", { message: (err as Error)?.message ?? String(err), log: logger.file })}\n`);
+    return 1;
+  }
+}
+
+async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }>, startedAt: number, logger: Logger): Promise<number> {
+  let prompt = cmd.prompt;
+  if (!process.stdin.isTTY) {
+    const piped = await readStdin();
+    if (piped.trim()) prompt = prompt.trim() ? `${prompt}\n\n${piped}` : piped;
+  }
+  if (!prompt.trim()) throw new UsageError(t("usage.promptEmpty"));
+  const resolved = await resolveModel(cfg);
+  if (resolved.notice) process.stderr.write(`chatcli: ${resolved.notice}\n`);
+  const session = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, ...(cmd.maxTurns ? { maxTurns: cmd.maxTurns } : {}), interactive: false });
+  const onSigint = () => session.submit({ type: "interrupt" });
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigint);
+  const result = await runHeadless({
+    session,
+    prompt,
+    format: cmd.outputFormat,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    startedAt,
+    describeError: (e) => (e.error ? describeLlmError(e.error, { provider: resolved.providerId, model: resolved.model, baseUrl: resolved.baseUrl }) : e.message),
+  });
+  process.off("SIGINT", onSigint);
+  process.off("SIGTERM", onSigint);
+  if (result.errorMessage) logger.error(result.errorMessage);
+  return result.exitCode;
+}
+
+async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "interactive" }>, logger: Logger): Promise<number> {
+  const resolved = await resolveModel(cfg);
+  const session = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true });
+  const { runTui } = await import("./ui/tui/run-tui.ts");
+  return runTui({
+    session,
+    provider: resolved.providerId,
+    model: resolved.model,
+    version: versionString(),
+    cwd: cfg.cwd,
+    inline: cmd.inline || cfg.settings.ui?.screen === "inline",
+    noTui: cmd.noTui || !process.stdout.isTTY,
+    permissionMode: session.mode,
+    historyFile: join(cfg.home, "history", `${Bun.hash(cfg.projectRoot).toString(36)}.jsonl`),
+    logFile: logger.file,
+    displayMode: cfg.env.CHATCLI_CODER_UI === "compact" || cfg.settings.ui?.mode === "compact" ? "compact" : "full",
+    contextWindow: session.contextWindow,
+  });
+}
+
+async function readStdin(): Promise<string> {
+  try {
+    return await Bun.stdin.text();
+  } catch {
+    return "";
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`chatcli: fatal: ${(err as Error)?.stack ?? String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

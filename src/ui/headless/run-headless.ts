@@ -1,0 +1,133 @@
+/**
+ * Headless consumer of a Session: `text` streams the answer to stdout; `json` prints one result object at
+ * the end; `stream-json` prints every AgentEvent as one JSON line (the public, versioned schema).
+ * Notices, retries and errors go to stderr in text mode. Resolves with the exit code.
+ */
+import type { AgentEvent } from "../../protocol/events.ts";
+import type { Session } from "../../agent/session.ts";
+import type { OutputFormat } from "../../cli/args.ts";
+
+export interface HeadlessResult {
+  exitCode: number;
+  finalText: string;
+  errorMessage?: string;
+}
+
+export interface HeadlessOptions {
+  session: Session;
+  prompt: string;
+  format: OutputFormat;
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  describeError: (e: Extract<AgentEvent, { type: "error" }>) => string;
+  startedAt: number;
+}
+
+export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
+  let finalText = "";
+  let current = "";
+  let printedAny = false;
+  let lastChar = "\n";
+  let errorMessage: string | undefined;
+  let stopReason = "stop";
+  let turns = 0;
+  let usage: Extract<AgentEvent, { type: "turn.completed" }>["totalUsage"] | undefined;
+  let sessionId = "";
+
+  const unsubscribe = o.session.subscribe((e) => {
+    if (o.format === "stream-json") o.stdout.write(`${JSON.stringify(e)}\n`);
+    switch (e.type) {
+      case "session.started":
+        sessionId = e.sessionId;
+        return;
+      case "message.delta":
+        if (e.text) {
+          current += e.text;
+          if (o.format === "text") {
+            o.stdout.write(e.text);
+            printedAny = true;
+            lastChar = e.text.slice(-1);
+          }
+        }
+        return;
+      case "message.completed":
+        if (e.message.role === "assistant") {
+          turns++;
+          const shown = e.displayText ?? e.message.content;
+          if (shown.trim()) finalText = shown;
+        }
+        current = "";
+        return;
+      case "tool.started":
+        if (o.format === "text") {
+          if (printedAny && lastChar !== "\n") o.stdout.write("\n");
+          o.stderr.write(`● ${e.title}\n`);
+          lastChar = "\n";
+        }
+        return;
+      case "tool.completed":
+        if (o.format === "text" && e.isError) o.stderr.write(`  ✗ ${firstLine(e.result)}\n`);
+        return;
+      case "retry":
+        if (o.format === "text") o.stderr.write(`${e.error.provider ?? "provider"}: ${e.error.kind}, retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt})\n`);
+        return;
+      case "provider.switched":
+        if (o.format === "text") o.stderr.write(`switched provider: ${e.from} → ${e.to} (${e.reason})\n`);
+        return;
+      case "notice":
+        if (o.format === "text" && e.level !== "info") o.stderr.write(`${e.text}\n`);
+        return;
+      case "approval.requested":
+        return;
+      case "error":
+        errorMessage = o.describeError(e);
+        return;
+      case "turn.completed":
+        stopReason = e.stopReason;
+        usage = e.totalUsage;
+        return;
+      default:
+        return;
+    }
+  });
+
+  o.session.start();
+  o.session.submit({ type: "user_input", text: o.prompt });
+  await o.session.idle();
+  unsubscribe();
+  if (!finalText && current) finalText = current;
+
+  const interrupted = stopReason === "interrupted";
+  const failed = !interrupted && (stopReason === "error" || errorMessage !== undefined);
+  const exitCode = interrupted ? 130 : failed ? 1 : 0;
+  if (o.format === "text") {
+    if (printedAny && lastChar !== "\n") o.stdout.write("\n");
+    if (errorMessage) o.stderr.write(`${errorMessage}\n`);
+  } else if (o.format === "json") {
+    o.stdout.write(
+      `${JSON.stringify({
+        type: "result",
+        subtype: interrupted ? "interrupted" : failed ? "error" : "success",
+        is_error: failed,
+        result: finalText,
+        stop_reason: stopReason,
+        num_turns: turns,
+        duration_ms: Date.now() - o.startedAt,
+        session_id: sessionId,
+        usage: usage ?? null,
+        ...(errorMessage ? { error: errorMessage } : {}),
+      })}\n`,
+    );
+    if (errorMessage) o.stderr.write(`${errorMessage}\n`);
+  } else if (errorMessage) {
+    o.stderr.write(`${errorMessage}\n`);
+  }
+  const r: HeadlessResult = { exitCode, finalText };
+  if (errorMessage) r.errorMessage = errorMessage;
+  return r;
+}
+
+function firstLine(s: string): string {
+  const l = s.split("\n")[0] ?? "";
+  return l.length > 200 ? `${l.slice(0, 200)}…` : l;
+}

@@ -1,0 +1,102 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, loadConfig } from "../../src/config/load-config.ts";
+import { parseDotenv } from "../../src/config/dotenv.ts";
+import { findProjectRoot } from "../../src/config/paths.ts";
+
+let dir: string;
+let home: string;
+let project: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "chatcli-cfg-"));
+  home = join(dir, "home");
+  project = join(dir, "proj");
+  mkdirSync(join(home), { recursive: true });
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(join(project, ".chatcli"), { recursive: true });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const load = (env: Record<string, string> = {}, flags = {}) => loadConfig({ cwd: project, env: { CHATCLI_HOME: home, ...env }, flags });
+
+describe("loadConfig precedence", () => {
+  test("defaults: Ollama, no model, default permission mode", () => {
+    const c = load();
+    expect(c.provider).toBe("OLLAMA");
+    expect(c.model).toBeUndefined();
+    expect(c.permissionMode).toBe("default");
+    expect(c.projectRoot).toBe(project);
+  });
+
+  test("flags > env > project > user", () => {
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ provider: "openai", model: "user-model" }));
+    expect(load().model).toBe("user-model");
+    expect(load().provider).toBe("OPENAI");
+    writeFileSync(join(project, ".chatcli", "settings.json"), JSON.stringify({ model: "project-model" }));
+    expect(load().model).toBe("project-model");
+    expect(load().provider).toBe("OPENAI");
+    expect(load({ LLM_MODEL: "env-model", LLM_PROVIDER: "claudeai" }).model).toBe("env-model");
+    expect(load({ LLM_PROVIDER: "claudeai" }).provider).toBe("CLAUDEAI");
+    const c = load({ LLM_MODEL: "env-model" }, { model: "flag-model", provider: "googleai" });
+    expect(c.model).toBe("flag-model");
+    expect(c.modelSource).toBe("flag");
+    expect(c.provider).toBe("GOOGLEAI");
+  });
+
+  test(".env in the working dir fills unset vars only; CHATCLI_DOTENV names another", () => {
+    writeFileSync(join(project, ".env"), "LLM_MODEL=from-dotenv\nexport OLLAMA_HOST='http://h:1'\n# comment\n");
+    expect(load().model).toBe("from-dotenv");
+    expect(load().env.OLLAMA_HOST).toBe("http://h:1");
+    expect(load({ LLM_MODEL: "real-env" }).model).toBe("real-env");
+    writeFileSync(join(dir, "other.env"), "LLM_MODEL=other\n");
+    expect(load({ CHATCLI_DOTENV: join(dir, "other.env") }).model).toBe("other");
+    expect(() => load({ CHATCLI_DOTENV: join(dir, "missing.env") })).toThrow(/missing\.env/);
+  });
+
+  test("invalid settings name the file, the key and what is expected", () => {
+    const file = join(project, ".chatcli", "settings.json");
+    writeFileSync(file, JSON.stringify({ contextWindow: "big" }));
+    let err: unknown;
+    try {
+      load();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(file);
+    expect(msg).toContain('"contextWindow"');
+    expect(msg).toContain("expected number");
+  });
+
+  test("enum keys say which values are allowed; broken JSON says so", () => {
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ ui: { screen: "tiny" } }));
+    expect(() => load()).toThrow(/"ui\.screen".*"fullscreen", "inline"/);
+    writeFileSync(join(home, "settings.json"), "{ nope");
+    expect(() => load()).toThrow(/not valid JSON/);
+  });
+
+  test("unknown keys are warnings, not errors", () => {
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ modle: "x", model: "m" }));
+    const c = load();
+    expect(c.model).toBe("m");
+    expect(c.warnings.join("\n")).toContain('unknown key "modle"');
+  });
+});
+
+describe("dotenv and project root", () => {
+  test("parses quotes, escapes and comments", () => {
+    expect(parseDotenv('A=1\nB="x\\ny"\nC=\'raw $x\'\nD=v # note\n  # c\nexport E=e')).toEqual({ A: "1", B: "x\ny", C: "raw $x", D: "v", E: "e" });
+  });
+
+  test(".agent/ wins over .git/ when walking up", () => {
+    const nested = join(project, "a", "b");
+    mkdirSync(nested, { recursive: true });
+    expect(findProjectRoot(nested)).toBe(project);
+    mkdirSync(join(dir, ".agent"));
+    expect(findProjectRoot(nested)).toBe(dir);
+  });
+});
