@@ -157,6 +157,8 @@ function isFinal(m: ToolOutputMessage, cfg: BudgetConfig): boolean {
   const meta = m.meta;
   if (!meta) return false;
   if (meta.compacted) return true;
+  // A preview written when saving failed: cutting it again would save the preview as if it were the output.
+  if (meta.savedPath === undefined && meta.originalChars !== undefined && UNSAVED_NOTE.test(m.content)) return true;
   return meta.savedPath !== undefined && m.content.length <= cfg.previewHeadChars + cfg.previewTailChars + meta.savedPath.length + 200;
 }
 
@@ -246,6 +248,8 @@ export function buildPreview(content: string, path: string, cfg: Pick<BudgetConf
   const omitted = total - head.length - tail.length;
   return `${head}\n\n... [${omitted} chars omitted — full output saved to ${path}]\n\n${tail}`;
 }
+
+const UNSAVED_NOTE = /\] \[output truncated — [^\]]+\]$/;
 
 /** When nothing could be saved: keep as much head as fits in `limit`, then say what happened. */
 function unsavedPreview(content: string, limit: number, why: string): string {

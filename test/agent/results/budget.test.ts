@@ -206,6 +206,24 @@ describe("enforceToolResultBudget: failing disk", () => {
     expect(MARKER.test(contentOf(ok.messages[1]))).toBe(true);
   });
 
+  test("a preview written after a failed save is never cut again by the turn pass", () => {
+    let calls = 0;
+    const flaky = (path: string, text: string): void => {
+      if (calls++ === 0) throw Object.assign(new Error("I/O error"), { code: "EIO" });
+      writeFileSync(path, text, { flag: "wx" });
+    };
+    const a = numberedLines(500, 60, "a");
+    const b = numberedLines(500, 60, "b");
+    const h: Message[] = [assistant("", "a", "b"), tool("a", a), tool("b", b)];
+    const r = enforceToolResultBudget(h, opts({ writeFile: flaky, turnBudgetChars: 10_000 }));
+    const first = contentOf(r.messages[1]);
+    expect(first.split("[output truncated — disk write failed]")).toHaveLength(2);
+    expect(a.startsWith(first.split("\n\n... [")[0]!)).toBe(true);
+    for (const f of readdirSync(join(dir, "tool-results"))) {
+      expect(readFileSync(join(dir, "tool-results", f), "utf8")).toBe(b); // only a real full output was saved
+    }
+  });
+
   test("without a session workspace nothing is saved and the preview says why", () => {
     const r = enforceToolResultBudget([assistant("", "a"), tool("a", "w".repeat(25_000))], opts({ toolResultsDir: undefined }));
     expect(contentOf(r.messages[1])).toContain("[output truncated — no session workspace]");
