@@ -116,7 +116,7 @@ export class TranscriptView {
         marginBottom: 1,
       });
     }
-    const chunks = itemChunks(item, this.flags);
+    const chunks = trimFinalNewline(itemChunks(item, this.flags));
     if (!chunks.length) return null;
     return new TextRenderable(this.renderer, { content: new StyledText(chunks), width: "100%", marginBottom: 1 });
   }
@@ -176,7 +176,7 @@ export class LiveArea {
       if (live.thinking) {
         const lines = live.thinking.trimEnd().split("\n");
         const shown = flags.mode === "compact" ? lines.slice(-1) : lines.slice(-6);
-        this.thinking.content = new StyledText(thinkingChunks(shown.join("\n"), { ...flags, showThinking: true }));
+        this.thinking.content = new StyledText(trimFinalNewline(thinkingChunks(shown.join("\n"), { ...flags, showThinking: true })));
       }
     }
     if (live.tail !== this.lastTail) {
@@ -187,7 +187,7 @@ export class LiveArea {
     if (live.tools !== this.lastTools) {
       this.lastTools = live.tools;
       this.tools.visible = live.tools !== null;
-      if (live.tools) this.tools.content = new StyledText(toolChunks(live.tools.calls, { ...flags, mode: "full" }, state.labels[live.tools.batchId]));
+      if (live.tools) this.tools.content = new StyledText(trimFinalNewline(toolChunks(live.tools.calls, { ...flags, mode: "full" }, state.labels[live.tools.batchId])));
     }
   }
 }
@@ -196,4 +196,12 @@ function countNewlines(s: string): number {
   let n = 0;
   for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
   return n;
+}
+
+function trimFinalNewline(chunks: TextChunk[]): TextChunk[] {
+  const last = chunks[chunks.length - 1];
+  if (!last?.text.endsWith("\n")) return chunks;
+  const out = chunks.slice(0, -1);
+  if (last.text.length > 1) out.push({ ...last, text: last.text.slice(0, -1) });
+  return out;
 }

@@ -82,3 +82,157 @@ test("typing and Enter submits user_input, the turn streams markdown and commits
   expect(g).toContain("1.2k/32k (4%)");
   expect(g).toMatchSnapshot();
 });
+
+test("approval box: keys before it and within 250 ms are ignored, then y answers once", async () => {
+  await start();
+  session.emit({ type: "turn.started", turnId: "t1", input: "go" });
+  session.emit({ type: "approval.requested", requestId: "r1", tool: "exec", action: "rm -rf build", reason: "not allow-listed" });
+  const f = await frame((x) => x.includes("Permission required"));
+  expect(f).toContain("exec: rm -rf build");
+  expect(f).toContain("[y] once");
+  expect(f).toMatchSnapshot();
+  setup.mockInput.pressKey("y");
+  expect(session.opsOf("approval")).toEqual([]);
+  expect(app.prompt.plainText).toBe("");
+  await Bun.sleep(300);
+  setup.mockInput.pressKey("y");
+  expect(session.opsOf("approval")).toEqual([{ type: "approval", requestId: "r1", decision: "once" }]);
+  expect((await frame()).includes("Permission required")).toBe(false);
+});
+
+test("queue is shown and ctrl+x removes the last queued item", async () => {
+  await start();
+  session.emit({ type: "turn.started", turnId: "t1", input: "first" });
+  await setup.mockInput.typeText("second");
+  setup.mockInput.pressEnter();
+  expect(session.opsOf("user_input").at(-1)).toEqual({ type: "user_input", text: "second" });
+  session.emit({ type: "queue.updated", items: ["second", "third"] });
+  const f = await frame((x) => x.includes("queued"));
+  expect(f).toContain("▼ 2 queued");
+  expect(f).toContain("2. third");
+  setup.mockInput.pressKey("x", { ctrl: true });
+  expect(session.opsOf("remove_queued")).toEqual([{ type: "remove_queued", index: 1 }]);
+});
+
+test("slash completion filters as you type and Tab completes", async () => {
+  await start();
+  await setup.mockInput.typeText("/co");
+  let f = await frame((x) => x.includes("/compact"));
+  expect(f).toContain("▶ /compact");
+  expect(f).not.toContain("/help");
+  setup.mockInput.pressTab();
+  expect(app.prompt.plainText).toBe("/compact ");
+  await setup.mockInput.typeText("keep the API notes");
+  setup.mockInput.pressEnter();
+  expect(session.opsOf("compact")).toEqual([{ type: "compact", instruction: "keep the API notes" }]);
+  f = await frame();
+  expect(f).not.toContain("▶");
+});
+
+test("unknown slash commands go to onSlashCommand and its text becomes a notice", async () => {
+  const calls: string[] = [];
+  await start({ onSlashCommand: async (c, a) => (calls.push(`${c}|${a}`), `did ${c}`) });
+  await setup.mockInput.typeText("/frobnicate now");
+  setup.mockInput.pressEnter();
+  await Bun.sleep(10);
+  expect(calls).toEqual(["frobnicate|now"]);
+  expect(await frame((x) => x.includes("did frobnicate"))).toContain("did frobnicate");
+});
+
+test("Esc interrupts a running turn", async () => {
+  await start();
+  session.emit({ type: "turn.started", turnId: "t1", input: "go" });
+  setup.mockInput.pressEscape();
+  await Bun.sleep(40);
+  expect(session.opsOf("interrupt")).toHaveLength(1);
+});
+
+test("Esc Esc on an empty idle prompt requests rewind; on text it clears the prompt", async () => {
+  let rewinds = 0;
+  await start({ onRewindRequest: () => rewinds++ });
+  setup.mockInput.pressEscape();
+  await Bun.sleep(40);
+  setup.mockInput.pressEscape();
+  await Bun.sleep(40);
+  expect(rewinds).toBe(1);
+  await setup.mockInput.typeText("draft");
+  setup.mockInput.pressEscape();
+  setup.mockInput.pressEscape();
+  await Bun.sleep(40);
+  expect(app.prompt.plainText).toBe("");
+  expect(rewinds).toBe(1);
+});
+
+test("Ctrl+C clears the prompt, a second Ctrl+C quits", async () => {
+  await start();
+  await setup.mockInput.typeText("some text");
+  setup.mockInput.pressCtrlC();
+  expect(app.prompt.plainText).toBe("");
+  expect(exits).toEqual([]);
+  expect(await frame((x) => x.includes("again to quit"))).toContain("Press Ctrl+C again to quit");
+  setup.mockInput.pressCtrlC();
+  expect(exits).toEqual([0]);
+  expect(session.opsOf("shutdown")).toHaveLength(1);
+});
+
+test("Ctrl+D quits only on an empty prompt", async () => {
+  await start();
+  await setup.mockInput.typeText("x");
+  setup.mockInput.pressKey("d", { ctrl: true });
+  expect(exits).toEqual([]);
+  setup.mockInput.pressBackspace();
+  setup.mockInput.pressKey("d", { ctrl: true });
+  expect(exits).toEqual([0]);
+});
+
+test("Shift+Tab cycles default → accept-edits → plan → default", async () => {
+  await start();
+  for (let i = 0; i < 3; i++) setup.mockInput.pressTab({ shift: true });
+  expect(session.opsOf("set_permission_mode").map((o) => o.mode)).toEqual(["accept-edits", "plan", "default"]);
+  setup.mockInput.pressTab({ shift: true });
+  expect(await frame((x) => x.includes("accept-edits"))).toContain("· accept-edits ·");
+});
+
+test("prompt history persists and ↑ recalls it", async () => {
+  await start();
+  await setup.mockInput.typeText("remember me");
+  setup.mockInput.pressEnter();
+  app.destroy();
+  await setup.dispose();
+  await start();
+  setup.mockInput.pressArrow("up");
+  expect(app.prompt.plainText).toBe("remember me");
+});
+
+test("scrolling up is not yanked by new output; End re-sticks", async () => {
+  await start({}, { width: 60, height: 14 });
+  for (let i = 0; i < 30; i++) session.emit({ type: "notice", level: "info", text: `line ${i}` });
+  let f = await frame((x) => x.includes("line 29"));
+  expect(f).toContain("line 29");
+  setup.mockInput.pressKeys(["\x1b[5~"]);
+  f = await frame((x) => !x.includes("line 29"));
+  expect(f).not.toContain("line 29");
+  session.emit({ type: "notice", level: "info", text: "fresh output" });
+  f = await frame();
+  expect(f).not.toContain("fresh output");
+  setup.mockInput.pressKeys(["\x1b[F"]);
+  expect(await frame((x) => x.includes("fresh output"))).toContain("fresh output");
+});
+
+test("tool groups render as Name × N with per-call titles", async () => {
+  await start();
+  session.emit({ type: "turn.started", turnId: "t1", input: "look" });
+  for (const [id, f] of [["c1", "a.ts"], ["c2", "b.ts"], ["c3", "c.ts"]] as const) {
+    session.emit({ type: "tool.started", callId: id, name: "read", args: {}, title: f, batchId: "b1" });
+  }
+  for (const id of ["c1", "c2", "c3"]) {
+    session.emit({ type: "tool.completed", callId: id, name: "read", isError: false, result: `content of ${id}`, durationMs: 3, batchId: "b1" });
+  }
+  session.emit(turnCompleted("t1"));
+  session.emit({ type: "tool_use_summary", batchId: "b1", label: "Read three files", callIds: ["c1", "c2", "c3"] });
+  const f = await frame((x) => x.includes("Read three files"));
+  expect(f).toContain("Read × 3");
+  expect(f).toContain("⎿ b.ts");
+  expect(f).toContain("● Read three files");
+  expect(f).toMatchSnapshot();
+});

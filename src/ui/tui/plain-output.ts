@@ -1,0 +1,110 @@
+/**
+ * The non-TTY / --no-tui consumer: plain streaming text, no escape codes. Each input line is a prompt
+ * (`/exit` quits); approval requests are answered from the next input line (y, a, n, N; anything else denies).
+ * Resolves when input ends and no turn is running, or on session.ended.
+ */
+import { createInterface } from "node:readline";
+import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
+import type { SessionLike } from "../../protocol/session-like.ts";
+
+export interface PlainOutput {
+  write(s: string): unknown;
+}
+
+export async function runPlain(session: SessionLike, input: NodeJS.ReadableStream, output: PlainOutput): Promise<number> {
+  let running = false;
+  let inputEnded = false;
+  let pendingApproval: string | null = null;
+  let atLineStart = true;
+  let resolveDone!: (code: number) => void;
+  const done = new Promise<number>((r) => (resolveDone = r));
+  const write = (s: string) => {
+    if (!s) return;
+    output.write(s);
+    atLineStart = s.endsWith("\n");
+  };
+  const line = (s: string) => write((atLineStart ? "" : "\n") + s + "\n");
+  const maybeDone = () => {
+    if (inputEnded && !running && !pendingApproval) resolveDone(0);
+  };
+
+  const unsubscribe = session.subscribe((e: AgentEvent) => {
+    switch (e.type) {
+      case "turn.started":
+        running = true;
+        break;
+      case "message.delta":
+        if (e.text) write(e.text);
+        break;
+      case "tool.started":
+        line(`→ ${e.name} ${e.title}`);
+        break;
+      case "tool.completed":
+        if (e.isError) line(`✗ ${e.name}: ${e.result.split("\n")[0] ?? ""}`);
+        break;
+      case "tool_use_summary":
+        line(`● ${e.label}`);
+        break;
+      case "approval.requested":
+        pendingApproval = e.requestId;
+        line(`? ${e.tool}: ${e.action}${e.diff ? "\n" + e.diff : ""}\n  allow? [y]once [a]lways [n]o [N]ever`);
+        break;
+      case "notice":
+        line(`${e.level === "info" ? "·" : "!"} ${e.text}`);
+        break;
+      case "error":
+        line(`error: ${e.message}`);
+        break;
+      case "retry":
+        line(`retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)}s: ${e.error.message}`);
+        break;
+      case "turn.completed":
+        running = false;
+        if (!atLineStart) write("\n");
+        maybeDone();
+        break;
+      case "session.ended":
+        resolveDone(0);
+        break;
+      default:
+        break;
+    }
+  });
+
+  const rl = createInterface({ input, terminal: false });
+  rl.on("line", (text) => {
+    if (pendingApproval) {
+      const id = pendingApproval;
+      pendingApproval = null;
+      session.submit({ type: "approval", requestId: id, decision: decisionFromLine(text) });
+      maybeDone();
+      return;
+    }
+    const t = text.trim();
+    if (!t) return;
+    if (t === "/exit" || t === "/quit") {
+      resolveDone(0);
+      return;
+    }
+    running = true;
+    session.submit({ type: "user_input", text });
+  });
+  rl.on("close", () => {
+    inputEnded = true;
+    maybeDone();
+  });
+
+  const code = await done;
+  unsubscribe();
+  rl.close();
+  session.submit({ type: "shutdown" });
+  return code;
+}
+
+function decisionFromLine(s: string): ApprovalDecision {
+  const t = s.trim();
+  if (t === "y" || t === "yes") return "once";
+  if (t === "a" || t === "always") return "always";
+  if (t === "N" || t === "never") return "deny_always";
+  return "deny";
+}
