@@ -106,6 +106,11 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
 async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "interactive" }>, logger: Logger): Promise<number> {
   const resolved = await resolveModel(cfg);
   const session = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true });
+  if (cmd.noTui || !process.stdout.isTTY) {
+    const { runPlain } = await import("./ui/tui/plain-output.ts");
+    session.start();
+    return runPlain(session, process.stdin, process.stdout);
+  }
   const { runTui } = await import("./ui/tui/run-tui.ts");
   return runTui({
     session,
@@ -114,7 +119,6 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     version: versionString(),
     cwd: cfg.cwd,
     inline: cmd.inline || cfg.settings.ui?.screen === "inline",
-    noTui: cmd.noTui || !process.stdout.isTTY,
     permissionMode: session.mode,
     historyFile: join(cfg.home, "history", `${Bun.hash(cfg.projectRoot).toString(36)}.jsonl`),
     logFile: logger.file,
