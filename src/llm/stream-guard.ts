@@ -67,7 +67,11 @@ export async function* guardStream(
 
 /** Rejects as soon as the signal aborts, even if the underlying read never settles (a stalled socket). */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new DOMException("aborted", "AbortError"));
+  if (signal.aborted) {
+    // The read was already started: keep its eventual rejection handled.
+    p.catch(() => undefined);
+    return Promise.reject(new DOMException("aborted", "AbortError"));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new DOMException("aborted", "AbortError"));
     signal.addEventListener("abort", onAbort, { once: true });
