@@ -1,0 +1,283 @@
+/**
+ * The text tool-call protocol: finds the tool calls a model wrote into its reply (for models without native
+ * tools, and for native models that print calls as text anyway) and returns them with the reply's prose.
+ *
+ * One left-to-right scan (no regex over the whole text). At each position:
+ * - a ``` fence: ```json / ```tool_call fences are scanned like the text; fences in other languages are
+ *   examples and skipped; unlabelled fences are scanned only when the text outside fences had no call.
+ * - `inline code` is skipped.
+ * - markup (toolcall/markup-scanner.ts): <tool_call …/>, paired and element forms, <function=x>, <invoke>,
+ *   DeepSeek, Mistral; markers such as <|tool_call|> / [TOOL_CALLS] that announce JSON.
+ * - JSON that has the shape of a call (native-text-recovery.ts), strict first, then leniently repaired.
+ * Consumed spans are cut from the prose. Names are normalized (`@read` → `read`, `functions.read` → `read`),
+ * `@coder` calls are mapped onto our tools (toolcall/coder-alias.ts), arguments go through sanitizeToolArgs.
+ *
+ * Never throws: a call that cannot be recovered becomes an entry in `errors` (say what to fix, for the model).
+ */
+import type { Candidate, ScanHit } from "./toolcall/candidate.ts";
+import { scanMarkerAt, scanMarkupAt } from "./toolcall/markup-scanner.ts";
+import { extractBalanced, isPlainObject, parseLenientJson, tryStrictJson } from "./toolcall/lenient-json.ts";
+import { skipWs } from "./toolcall/scan-util.ts";
+import { isCoderName, resolveCoderCall } from "./toolcall/coder-alias.ts";
+import { callsFromJsonValue, isToolName } from "./native-text-recovery.ts";
+import { sanitizeToolArgs } from "./arg-sanitizer.ts";
+
+export { CODER_ALIASES, CODER_SUBCOMMAND_ALIASES, resolveCoderCall } from "./toolcall/coder-alias.ts";
+export { formatToolCatalogForText, formatToolResultsForText } from "./toolcall/text-protocol-prompt.ts";
+
+export interface ParsedToolCall {
+  name: string;
+  args: Record<string, unknown>;
+  /** the markup or JSON the call was read from */
+  raw: string;
+  /** the markup or the arguments had to be repaired to be read */
+  repaired: boolean;
+}
+
+export interface ParseResult {
+  calls: ParsedToolCall[];
+  /** the prose with tool-call markup removed */
+  text: string;
+  errors: string[];
+}
+
+/** When a call's args are a plain string, the argument it fills (`<tool_call name="read">a.ts</tool_call>`). */
+export const PLAIN_STRING_ARG: Readonly<Record<string, string>> = {
+  read: "path",
+  exec: "command",
+  search: "pattern",
+  tree: "path",
+  list: "path",
+  glob: "pattern",
+};
+
+const JSON_FENCES = new Set(["json", "jsonc", "json5", "tool_call", "tool_calls", "tool_code", "tool", "function_call", "xml-tool_call"]);
+const MAX_INPUT = 2_000_000;
+
+export function parseToolCalls(text: string): ParseResult {
+  try {
+    if (typeof text !== "string" || text.length === 0) return { calls: [], text: "", errors: [] };
+    const input = text.length > MAX_INPUT ? text.slice(0, MAX_INPUT) : text;
+    return parseAll(input);
+  } catch (e) {
+    return { calls: [], text, errors: [`tool-call parser failure: ${String(e)}`] };
+  }
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+interface ScanOut {
+  candidates: Candidate[];
+  errors: string[];
+  spans: Span[];
+}
+
+function parseAll(text: string): ParseResult {
+  const out: ScanOut = { candidates: [], errors: [], spans: [] };
+  const plainFences: Span[] = [];
+  scanRegion(text, 0, text.length, out, plainFences, true);
+  if (out.candidates.length === 0) {
+    for (const f of plainFences) scanFence(text, f, out);
+  }
+  const calls: ParsedToolCall[] = [];
+  const errors = [...out.errors];
+  for (const c of out.candidates) {
+    const r = finalize(c);
+    if ("error" in r) errors.push(r.error);
+    else calls.push(r.call);
+  }
+  return { calls, text: prose(text, out.spans), errors };
+}
+
+/** Scans [from, to). Fences are recognized only at the top level. */
+function scanRegion(text: string, from: number, to: number, out: ScanOut, plainFences: Span[], top: boolean): void {
+  let i = from;
+  let looseUntil = -1; // JSON starting at or before this index follows a marker: looser shapes count
+  while (i < to) {
+    const c = text[i]!;
+    if (c === "`") {
+      if (top && text.startsWith("```", i) && atLineStart(text, i)) {
+        const f = readFence(text, i, to);
+        if (f.lang !== undefined && JSON_FENCES.has(f.lang)) scanFence(text, f, out);
+        else if (f.lang === "") plainFences.push(f);
+        i = f.end;
+        continue;
+      }
+      if (!text.startsWith("```", i)) {
+        const close = text.indexOf("`", i + 1);
+        const nl = text.indexOf("\n", i + 1);
+        if (close > 0 && close < to && (nl < 0 || close < nl)) {
+          i = close + 1;
+          continue;
+        }
+      }
+      i = text.startsWith("```", i) ? i + 3 : i + 1;
+      continue;
+    }
+    if (c === "<" || c === "[") {
+      const h = scanMarkupAt(text, i);
+      if (h && h.end > i) {
+        take(out, i, h);
+        i = h.end;
+        continue;
+      }
+      const m = scanMarkerAt(text, i);
+      if (m > i) {
+        out.spans.push({ start: i, end: m });
+        i = m;
+        looseUntil = skipWs(text, m);
+        continue;
+      }
+    }
+    if (c === "{" || c === "[") {
+      const h = scanJsonAt(text, i, to, i <= looseUntil);
+      if (h) {
+        take(out, i, h);
+        i = h.end;
+        continue;
+      }
+    }
+    i++;
+  }
+}
+
+function take(out: ScanOut, start: number, h: ScanHit): void {
+  out.candidates.push(...h.candidates);
+  out.errors.push(...h.errors);
+  out.spans.push({ start, end: h.end });
+}
+
+function atLineStart(text: string, i: number): boolean {
+  for (let k = i - 1; k >= 0; k--) {
+    const c = text[k];
+    if (c === "\n") return true;
+    if (c !== " " && c !== "\t") return false;
+  }
+  return true;
+}
+
+interface Fence extends Span {
+  lang: string | undefined;
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+function readFence(text: string, start: number, to: number): Fence {
+  const nl = text.indexOf("\n", start);
+  const infoEnd = nl < 0 || nl > to ? to : nl;
+  const lang = text.slice(start + 3, infoEnd).trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+  const bodyStart = Math.min(infoEnd + 1, to);
+  let k = bodyStart;
+  while (k < to) {
+    const lineEnd = text.indexOf("\n", k);
+    const e = lineEnd < 0 || lineEnd > to ? to : lineEnd;
+    if (text.slice(k, e).trim().startsWith("```")) {
+      const close = text.indexOf("```", k);
+      return { start, end: close + 3, lang, bodyStart, bodyEnd: k };
+    }
+    k = e + 1;
+  }
+  return { start, end: to, lang, bodyStart, bodyEnd: to }; // unclosed: runs to the end
+}
+
+/** Scans a fence body; when what it holds is only calls, the whole fence leaves the prose. */
+function scanFence(text: string, f: Span & { bodyStart?: number; bodyEnd?: number }, out: ScanOut): void {
+  const inner: ScanOut = { candidates: [], errors: [], spans: [] };
+  const bs = f.bodyStart ?? f.start;
+  const be = f.bodyEnd ?? f.end;
+  scanRegion(text, bs, be, inner, [], false);
+  if (inner.candidates.length === 0 && inner.errors.length === 0) return;
+  out.candidates.push(...inner.candidates);
+  out.errors.push(...inner.errors);
+  const leftover = textOutside(text, bs, be, inner.spans);
+  if (leftover.trim() === "") out.spans.push({ start: f.start, end: f.end });
+  else out.spans.push(...inner.spans);
+}
+
+function textOutside(text: string, from: number, to: number, spans: Span[]): string {
+  let s = "";
+  let pos = from;
+  for (const sp of [...spans].sort((a, b) => a.start - b.start)) {
+    if (sp.start > pos) s += text.slice(pos, sp.start);
+    pos = Math.max(pos, sp.end);
+  }
+  return s + text.slice(pos, to);
+}
+
+/** JSON with the shape of a call at `i`: strict when it balances, else the lenient parser decides the extent. */
+function scanJsonAt(text: string, i: number, to: number, loose: boolean): ScanHit | undefined {
+  const k = skipWs(text, i + 1);
+  const next = text[k];
+  if (text[i] === "{" ? next !== '"' && next !== "'" : next !== "{") return undefined;
+  const b = extractBalanced(text, i, to);
+  if (b > 0) {
+    const j = tryStrictJson(text.slice(i, b));
+    if (j.ok) {
+      const calls = callsFromJsonValue(j.value, text.slice(i, b), false, loose);
+      return calls.length > 0 ? { end: b, candidates: calls, errors: [] } : undefined;
+    }
+  }
+  const r = parseLenientJson(text.slice(0, to), "loose", i);
+  if (!r.ok) return undefined;
+  const calls = callsFromJsonValue(r.value, text.slice(i, r.end), true, loose);
+  return calls.length > 0 ? { end: r.end, candidates: calls, errors: [] } : undefined;
+}
+
+/** The text minus the spans, with the blank lines they leave collapsed. */
+function prose(text: string, spans: Span[]): string {
+  if (spans.length === 0) return text.trim();
+  const s = textOutside(text, 0, text.length, spans);
+  return s
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+// ------------------------------------------------------------------------------------------------ finalize
+
+type Final = { call: ParsedToolCall } | { error: string };
+
+function finalize(c: Candidate): Final {
+  let name = c.name.trim().replace(/^["']|["']$/g, "");
+  if (/^functions?\./i.test(name)) name = name.replace(/^functions?\./i, "");
+  const coder = isCoderName(name);
+  if (!coder && name.startsWith("@")) name = name.slice(1);
+  if (!coder && !isToolName(name)) return { error: `Ignored a tool call with an invalid tool name: ${JSON.stringify(c.name.slice(0, 80))}` };
+  const hint = `write args as one JSON object, e.g. <tool_call name="${coder ? "read" : name}" args='{"path":"src/main.ts"}' />`;
+
+  let repaired = c.repaired;
+  let args: Record<string, unknown> | string;
+  const a = c.args;
+  if (a.kind === "none") args = {};
+  else if (a.kind === "value" && isPlainObject(a.value)) args = a.value;
+  else if (a.kind === "value" && typeof a.value !== "string") {
+    return { error: `Tool call "${name}": arguments must be a JSON object; ${hint}` };
+  } else {
+    // argument text; a string value too (OpenAI-style printouts carry arguments as a JSON string)
+    const rawText = a.kind === "raw" ? a.text : String(a.value);
+    const s = sanitizeToolArgs(rawText, "text");
+    const t = rawText.trim();
+    const field = PLAIN_STRING_ARG[name];
+    if (s.value) {
+      args = s.value;
+      repaired ||= s.repaired;
+    } else if (coder) {
+      args = t; // a command line: `read --file main.go`
+    } else if (field && t !== "" && !t.startsWith("{") && !t.startsWith("[")) {
+      args = { [field]: t.replace(/^["']|["']$/g, "") };
+      repaired = true;
+    } else {
+      return { error: `Tool call "${name}": ${s.error ?? "arguments could not be read"}; ${hint}` };
+    }
+  }
+  if (coder) {
+    const r = resolveCoderCall(args);
+    if (!r.ok) return { error: r.error };
+    return { call: { name: r.name, args: r.args, raw: c.raw, repaired } };
+  }
+  if (typeof args === "string") return { error: `Tool call "${name}": ${hint}` };
+  return { call: { name, args, raw: c.raw, repaired } };
+}
