@@ -58,7 +58,7 @@ async function searchWithRipgrep(rg: string, args: Args, root: string, ctx: Tool
   argv.push("--regexp", args.pattern, "--", root);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
-  const proc = Bun.spawn(argv, { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(argv, { cwd: ctx.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const onAbort = () => proc.kill();
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   const hits: Hit[] = [];
