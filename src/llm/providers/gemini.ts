@@ -106,7 +106,11 @@ export class GeminiProvider implements LlmProvider {
     let toolIndex = 0;
     let finish: string | undefined;
     let usage: z.infer<typeof chunkSchema>["usageMetadata"];
-    for await (const raw of result.stream) {
+    for await (const raw of packageErrorsAsEvents(result.stream, this.id)) {
+      if (isErrorEvent(raw)) {
+        yield raw;
+        return;
+      }
       const parsed = chunkSchema.safeParse(raw);
       if (!parsed.success) {
         yield malformedChunk(this.id, JSON.stringify(raw));
@@ -152,6 +156,22 @@ export class GeminiProvider implements LlmProvider {
       };
     }
     yield { type: "done", stopReason: mapFinish(finish, toolIndex > 0) };
+  }
+}
+
+const isErrorEvent = (v: unknown): v is Extract<LlmEvent, { type: "error" }> =>
+  !!v && typeof v === "object" && (v as { type?: unknown }).type === "error" && "error" in v;
+
+/** The package reports a bad chunk or a broken read as a plain Error; name them as our error events. */
+async function* packageErrorsAsEvents(stream: AsyncIterable<unknown>, provider: string): AsyncGenerator<unknown> {
+  try {
+    yield* stream;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (message.includes("Error parsing JSON response")) yield malformedChunk(provider, message);
+    else if (message.includes("Failed to parse stream") || message.includes("Error reading from the stream")) {
+      yield { type: "error", error: makeError("network", message, { provider }) };
+    } else throw err;
   }
 }
 
