@@ -34,7 +34,7 @@ export interface PathPolicy {
   addReadPath(p: string): void;
   addWritePath(p: string): void;
   /** The current roots (real paths), for prompts and diagnostics. */
-  roots(): { read: string[]; write: string[] };
+  roots?(): { read: string[]; write: string[] };
 }
 
 export interface PathPolicyOptions {
