@@ -8,6 +8,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { safeHead } from "../../util/text.ts";
 import { defineTool, errorOutput, type ToolOutput } from "../tool.ts";
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000;
@@ -109,7 +110,7 @@ export const execTool = defineTool({
   argAliases: { cmd: "command", dir: "cwd", workdir: "cwd", timeout: "timeout_ms" },
   title: (args) => {
     const oneLine = args.command.replace(/\s+/g, " ").trim();
-    return `exec ${oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine}`;
+    return `exec ${oneLine.length > 80 ? `${safeHead(oneLine, 79)}…` : oneLine}`;
   },
   async execute(args, ctx): Promise<ToolOutput> {
     const cwd = ctx.paths.resolveRead(args.cwd ? path.resolve(ctx.cwd, args.cwd) : ctx.cwd);
