@@ -1,0 +1,312 @@
+/**
+ * The permission policy of the agent core: decides allow / ask / deny for every tool call.
+ *
+ * Order (first hit wins):
+ *   1. exec only: dangerous commands (dangerous.ts) → deny, whatever the rules or the mode (bypass included);
+ *   2. deny rules (any matching one; for exec it is enough that one command of the line, or a command hidden
+ *      behind sudo/env/xargs/`bash -c`, matches);
+ *   3. bypass mode → allow;
+ *   4. plan mode → deny writes, edits and exec that is not read-only;
+ *   5. safety-immune commands and paths (safety-immune.ts) → ask, even when an allow rule matches;
+ *   6. the longest matching allow/ask rule (a tie goes to ask); for exec every simple command of the line must
+ *      be allowed by a rule for the line to be allowed;
+ *   7. defaults: read, search, tree, list, glob allow; write/edit ask (allow in accept-edits mode inside the
+ *      project); exec allow only when read-only (read-only.ts); unknown tools ask.
+ * Rules come from the user and project policy files (policy-file.ts), read once at creation and after remember().
+ * The caller turns "ask" into an approval request; denials go back to the model with denialMessage().
+ */
+import { homedir } from "node:os";
+import { isAbsolute, posix, resolve } from "node:path";
+import type { PermissionMode } from "../protocol/events.ts";
+import { assertNever } from "../protocol/assert-never.ts";
+import { parseShell } from "./shell/parse-shell.ts";
+import type { ShellParseResult } from "./shell/shell-types.ts";
+import { unwrapArgv, unwrapSimple, type Unwrapped } from "./permission/command-view.ts";
+import { findDangerous, findDangerousRough } from "./permission/dangerous.ts";
+import { addRules, loadRules, projectPolicyPath, userPolicyPath, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
+import { readOnlyVerdict } from "./permission/read-only.ts";
+import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/rule-match.ts";
+import { findSafetyImmune, findSafetyImmuneRough, immunePath } from "./permission/safety-immune.ts";
+
+export { PolicyFileError, POLICY_FILE_NAME, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
+
+export type PermissionAction = "allow" | "ask" | "deny";
+
+/** Which step of the order decided. */
+export type DecisionSource = "dangerous" | "rule" | "mode" | "safety" | "default";
+
+export interface PermissionRequest {
+  tool: string;
+  args: Record<string, unknown>;
+  /** Resolved absolute path, for file tools. Falls back to args.path / file / file_path / dir. */
+  path?: string;
+  /** The shell command, for exec. Falls back to args.command / cmd. */
+  command?: string;
+}
+
+export interface PermissionDecision {
+  action: PermissionAction;
+  reason: string;
+  /** The pattern of the rule that decided, if one did. */
+  rule?: string;
+  source: DecisionSource;
+}
+
+export interface PermissionPolicyOptions {
+  /** chatcli's home directory (`~/.chatcli`, or CHATCLI_HOME): holds the user policy file. */
+  homeDir: string;
+  projectRoot: string;
+  mode?: PermissionMode;
+  /** The user's home directory, for `~` in rules and in dangerous-path checks. Default: os.homedir(). */
+  userHome?: string;
+}
+
+export interface PermissionPolicy {
+  readonly mode: PermissionMode;
+  decide(req: PermissionRequest): PermissionDecision;
+  /**
+   * Persists the answer to an approval as rules in the project policy file (atomic write) and reloads.
+   * "always" adds allow rules, "deny_always" deny rules; returns the patterns written.
+   */
+  remember(decision: "always" | "deny_always", req: PermissionRequest): Promise<string[]>;
+  /** The patterns remember() would write for this request (for the approval prompt). */
+  suggestPatterns(req: PermissionRequest): string[];
+  setMode(mode: PermissionMode): void;
+  /** Re-reads both policy files. Throws PolicyFileError. */
+  reload(): void;
+  readonly rules: ReadonlyArray<PolicyRule>;
+}
+
+const READ_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
+const WRITE_TOOLS = new Set(["write", "edit"]);
+type ToolKind = "read" | "write" | "exec" | "other";
+
+/** Throws PolicyFileError when a policy file is invalid. */
+export function createPermissionPolicy(opts: PermissionPolicyOptions): PermissionPolicy {
+  const userFile = userPolicyPath(opts.homeDir);
+  const projectFile = projectPolicyPath(opts.projectRoot);
+  const userHome = opts.userHome ?? homedir();
+  const projectRoot = resolve(opts.projectRoot);
+  let mode: PermissionMode = opts.mode ?? "default";
+  let rules = loadRules(userFile, projectFile);
+
+  const ctx = (): Ctx => ({ rules, mode, projectRoot, userHome });
+  const policy: PermissionPolicy = {
+    get mode() {
+      return mode;
+    },
+    get rules() {
+      return rules;
+    },
+    decide: (req) => decide(req, ctx()),
+    suggestPatterns: (req) => suggestPatterns(req, ctx()),
+    async remember(decision, req) {
+      const patterns = suggestPatterns(req, ctx());
+      const action: RuleAction = decision === "always" ? "allow" : "deny";
+      addRules(projectFile, patterns.map((pattern) => ({ pattern, action })));
+      rules = loadRules(userFile, projectFile);
+      return patterns;
+    },
+    setMode(m) {
+      mode = m;
+    },
+    reload() {
+      rules = loadRules(userFile, projectFile);
+    },
+  };
+  return policy;
+}
+
+/** The tool result text for a denied call: tells the model not to retry it. */
+export function denialMessage(reason: string): string {
+  return `Permission denied: ${reason}. This action was denied by the user or the permission policy. Do not retry the same call; continue with another approach or ask the user how to proceed.`;
+}
+
+interface Ctx {
+  rules: ReadonlyArray<PolicyRule>;
+  mode: PermissionMode;
+  projectRoot: string;
+  userHome: string;
+}
+
+function decide(req: PermissionRequest, ctx: Ctx): PermissionDecision {
+  const kind = toolKind(req.tool);
+  switch (kind) {
+    case "exec":
+      return decideExec(req, ctx);
+    case "read":
+    case "write":
+      return decideFile(req, kind, ctx);
+    case "other":
+      return decideOther(req, ctx);
+    default:
+      return assertNever(kind, "tool kind");
+  }
+}
+
+function decideExec(req: PermissionRequest, ctx: Ctx): PermissionDecision {
+  const command = commandOf(req);
+  if (command === undefined || command.trim() === "") return { action: "ask", reason: "exec without a command", source: "default" };
+  const parse = parseShell(command);
+  const danger = parse.ok ? findDangerous(parse.script, { userHome: ctx.userHome }) : findDangerousRough(parse.rough, { userHome: ctx.userHome });
+  if (danger) {
+    return {
+      action: "deny",
+      reason: `dangerous command blocked (${danger}); it is forbidden regardless of policy rules and permission mode`,
+      source: "dangerous",
+    };
+  }
+  const deny = longestRule(ctx.rules, "deny", (r) => execCandidates(parse).some((words) => execRuleMatches(r, words)));
+  if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
+  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
+  const ro = readOnlyVerdict(parse);
+  if (ctx.mode === "plan" && !ro.readOnly) {
+    return { action: "deny", reason: `plan mode is on: only read-only commands may run, and this one is not (${ro.reason})`, source: "mode" };
+  }
+  const immune = parse.ok ? findSafetyImmune(parse.script) : findSafetyImmuneRough(parse.rough);
+  if (immune) return { action: "ask", reason: `${immune} always needs approval`, source: "safety" };
+  if (!parse.ok) return { action: "ask", reason: `the command could not be parsed (${parse.error})`, source: "default" };
+  const perCommand = parse.script.commands.map((c) => bestRule(ctx.rules, (r) => execRuleMatches(r, c.argv) && c.assignments.length === 0));
+  const ask = perCommand.find((r) => r?.action === "ask");
+  if (ask) return { action: "ask", reason: `rule "${ask.pattern}" asks`, rule: ask.pattern, source: "rule" };
+  if (perCommand.length > 0 && perCommand.every((r) => r?.action === "allow") && !hasFileRedirect(parse)) {
+    const rule = perCommand.reduce((a, b) => ((b?.pattern.length ?? 0) > (a?.pattern.length ?? 0) ? b : a));
+    return { action: "allow", reason: `allowed by rule "${rule?.pattern}"`, rule: rule?.pattern, source: "rule" };
+  }
+  if (ro.readOnly) return { action: "allow", reason: "read-only command", source: "default" };
+  return { action: "ask", reason: `not a read-only command: ${ro.reason}`, source: "default" };
+}
+
+function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): PermissionDecision {
+  const path = pathOf(req, ctx.projectRoot);
+  const matches = (r: PolicyRule) => fileRuleMatches(r, req.tool, path, ctx);
+  const deny = longestRule(ctx.rules, "deny", matches);
+  if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
+  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
+  if (ctx.mode === "plan" && kind === "write") {
+    return { action: "deny", reason: `plan mode is on: ${req.tool} is not allowed until the plan is approved`, source: "mode" };
+  }
+  const immune = path ? immunePath(path) : undefined;
+  if (immune) return { action: "ask", reason: `${req.tool} on a ${immune} always needs approval`, source: "safety" };
+  const rule = bestRule(ctx.rules, matches);
+  if (rule) return { action: rule.action, reason: `${rule.action === "allow" ? "allowed" : "asked"} by rule "${rule.pattern}"`, rule: rule.pattern, source: "rule" };
+  if (kind === "read") return { action: "allow", reason: `${req.tool} is read-only`, source: "default" };
+  if (ctx.mode === "accept-edits" && path && insideProject(path, ctx.projectRoot)) {
+    return { action: "allow", reason: "accept-edits mode: edits inside the project are allowed", source: "mode" };
+  }
+  return { action: "ask", reason: `${req.tool} changes files`, source: "default" };
+}
+
+function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
+  const matches = (r: PolicyRule) => parsePattern(r.pattern).tool === req.tool && parsePattern(r.pattern).arg === undefined;
+  const deny = longestRule(ctx.rules, "deny", matches);
+  if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
+  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
+  const rule = bestRule(ctx.rules, matches);
+  if (rule) return { action: rule.action, reason: `${rule.action === "allow" ? "allowed" : "asked"} by rule "${rule.pattern}"`, rule: rule.pattern, source: "rule" };
+  return { action: "ask", reason: `no rule for tool "${req.tool}"`, source: "default" };
+}
+
+function suggestPatterns(req: PermissionRequest, ctx: Ctx): string[] {
+  const kind = toolKind(req.tool);
+  if (kind === "exec") {
+    const command = commandOf(req)?.trim() ?? "";
+    const parse = parseShell(command);
+    if (!parse.ok) return [`exec ${command.replace(/\s+/g, " ")}`];
+    const out = parse.script.commands.filter((c) => c.argv.length > 0).map((c) => `exec ${c.argv.join(" ").replace(/\s+/g, " ")}`);
+    return [...new Set(out)];
+  }
+  if (kind === "read" || kind === "write") {
+    const path = pathOf(req, ctx.projectRoot);
+    if (!path) return [req.tool];
+    const rel = posix.relative(ctx.projectRoot, path);
+    return [`${req.tool} ${insideProject(path, ctx.projectRoot) ? rel || "." : path}`];
+  }
+  return [req.tool];
+}
+
+/** Every command a line runs, including those behind wrappers and inside `bash -c`, for deny rules. */
+function execCandidates(parse: ShellParseResult): string[][] {
+  const u: Unwrapped = { views: [], scripts: [], rough: [] };
+  const out: string[][] = [];
+  const collect = (acc: Unwrapped, depth: number) => {
+    for (const v of acc.views) out.push([v.name, ...v.args]);
+    for (const r of acc.rough) out.push(r);
+    if (depth > 4) return;
+    for (const s of acc.scripts) {
+      for (const c of s.commands) {
+        out.push(c.argv);
+        collect(unwrapSimple(c), depth + 1);
+      }
+    }
+  };
+  if (parse.ok) {
+    for (const c of parse.script.commands) {
+      out.push(c.argv);
+      collect(unwrapSimple(c), 0);
+    }
+  } else {
+    for (const argv of parse.rough) unwrapArgv(argv, [], 0, u);
+    out.push(...parse.rough);
+    collect(u, 0);
+  }
+  return out.filter((w) => w.length > 0);
+}
+
+function execRuleMatches(rule: PolicyRule, words: string[]): boolean {
+  const p = parsePattern(rule.pattern);
+  if (p.tool !== "exec") return false;
+  return p.arg === undefined || matchExecPattern(p.arg, words);
+}
+
+function fileRuleMatches(rule: PolicyRule, tool: string, path: string | undefined, ctx: Ctx): boolean {
+  const p = parsePattern(rule.pattern);
+  if (p.tool !== tool) return false;
+  if (p.arg === undefined) return true;
+  return path !== undefined && matchPathPattern(p.arg, path, ctx.projectRoot, ctx.userHome);
+}
+
+function hasFileRedirect(parse: ShellParseResult): boolean {
+  if (!parse.ok) return true;
+  return parse.script.commands.some((c) =>
+    c.redirects.some((r) => r.op !== "<" && r.op !== "<<" && r.op !== "<<-" && r.op !== "<<<" && !/^(\d+|-)$/.test(r.target.value) && r.target.value !== "/dev/null"),
+  );
+}
+
+function longestRule(rules: ReadonlyArray<PolicyRule>, action: RuleAction, match: (r: PolicyRule) => boolean): PolicyRule | undefined {
+  return rules.filter((r) => r.action === action && match(r)).sort((a, b) => b.pattern.length - a.pattern.length)[0];
+}
+
+/** Longest matching allow/ask rule; on equal length ask wins. */
+function bestRule(rules: ReadonlyArray<PolicyRule>, match: (r: PolicyRule) => boolean): PolicyRule | undefined {
+  return rules
+    .filter((r) => r.action !== "deny" && match(r))
+    .sort((a, b) => b.pattern.length - a.pattern.length || (a.action === "ask" ? -1 : 0) - (b.action === "ask" ? -1 : 0))[0];
+}
+
+function toolKind(tool: string): ToolKind {
+  if (tool === "exec") return "exec";
+  if (READ_TOOLS.has(tool)) return "read";
+  if (WRITE_TOOLS.has(tool)) return "write";
+  return "other";
+}
+
+function commandOf(req: PermissionRequest): string | undefined {
+  if (req.command !== undefined) return req.command;
+  const c = req.args.command ?? req.args.cmd;
+  return typeof c === "string" ? c : undefined;
+}
+
+function pathOf(req: PermissionRequest, projectRoot: string): string | undefined {
+  if (req.path) return resolve(req.path);
+  for (const key of ["path", "file", "file_path", "dir"]) {
+    const v = req.args[key];
+    if (typeof v === "string" && v !== "") return isAbsolute(v) ? resolve(v) : resolve(projectRoot, v);
+  }
+  return undefined;
+}
+
+function insideProject(path: string, projectRoot: string): boolean {
+  const rel = posix.relative(projectRoot, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !posix.isAbsolute(rel));
+}

@@ -1,0 +1,170 @@
+/**
+ * What a simple command really runs. `sudo rm -rf /`, `env X=1 rm …`, `xargs rm`, `find . -exec rm {} \;`,
+ * `bash -c "…"`, `eval "…"`, `bash <<EOF … EOF` all hide a second command behind the first word; the blocklists
+ * (dangerous.ts, safety-immune.ts) must see both. Views are argv lists with the program name normalized to its
+ * basename; nested scripts come back parsed (or as rough splits when unparseable).
+ */
+import { parseShell } from "../shell/parse-shell.ts";
+import type { ShellScript, SimpleCommand } from "../shell/shell-types.ts";
+
+export interface CommandView {
+  /** Basename of the program (`/bin/rm` → `rm`). */
+  name: string;
+  args: string[];
+  /** Wrappers peeled off to reach it, outermost first (`["sudo", "env"]`). */
+  via: string[];
+}
+
+export interface Unwrapped {
+  views: CommandView[];
+  /** Scripts the command runs as code: `sh -c`, `eval`, heredoc fed to a shell, `watch`. */
+  scripts: ShellScript[];
+  /** Rough argv lists of such scripts that did not parse. */
+  rough: string[][];
+}
+
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox-sh"]);
+const MAX_DEPTH = 6;
+
+export function programName(word: string): string {
+  const slash = word.lastIndexOf("/");
+  return slash >= 0 ? word.slice(slash + 1) : word;
+}
+
+export function unwrapSimple(cmd: SimpleCommand): Unwrapped {
+  const out: Unwrapped = { views: [], scripts: [], rough: [] };
+  unwrapArgv(cmd.argv, [], 0, out);
+  const name = programName(cmd.argv[0] ?? "");
+  // `bash <<EOF … EOF`, `sh <<< "…"`: the input is the script.
+  if (SHELLS.has(name)) {
+    for (const r of cmd.redirects) {
+      if (r.op === "<<" || r.op === "<<-") addScript(r.heredoc ?? "", 0, out);
+      if (r.op === "<<<") addScript(r.target.value, 0, out);
+    }
+  }
+  return out;
+}
+
+export function unwrapArgv(argv: string[], via: string[], depth: number, out: Unwrapped): void {
+  const first = argv[0];
+  if (first === undefined || depth > MAX_DEPTH) return;
+  const name = programName(first);
+  const args = argv.slice(1);
+  out.views.push({ name, args, via });
+  const inner = [...via, name];
+  const rest = (argvRest: string[] | undefined) => {
+    if (argvRest && argvRest.length > 0) unwrapArgv(argvRest, inner, depth + 1, out);
+  };
+  switch (name) {
+    case "sudo":
+    case "doas":
+      return rest(skipOptions(args, new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group"])));
+    case "env":
+      return envRest(args, inner, depth, out);
+    case "nice":
+      return rest(skipOptions(args, new Set(["-n", "--adjustment"])));
+    case "ionice":
+      return rest(skipOptions(args, new Set(["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"])));
+    case "chrt":
+    case "taskset":
+      return rest(skipOptions(args, new Set()).slice(1));
+    case "stdbuf":
+      return rest(skipOptions(args, new Set(["-i", "-o", "-e"])));
+    case "nohup":
+    case "builtin":
+    case "exec":
+    case "time":
+    case "busybox":
+    case "unbuffer":
+    case "setsid":
+    case "caffeinate":
+      return rest(skipOptions(args, new Set(["-a"])));
+    case "command":
+      if (args.includes("-v") || args.includes("-V")) return;
+      return rest(skipOptions(args, new Set()));
+    case "timeout":
+      return rest(skipOptions(args, new Set(["-s", "-k", "--signal", "--kill-after"])).slice(1));
+    case "xargs":
+      return rest(
+        skipOptions(
+          args,
+          new Set(["-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--replace"]),
+        ),
+      );
+    case "find":
+      return findExecs(args, inner, depth, out);
+    case "watch":
+      return addScript(skipOptions(args, new Set(["-n", "-d", "--interval"])).join(" "), depth, out);
+    case "eval":
+      return addScript(args.join(" "), depth, out);
+    case "su":
+      return shellDashC(args, depth, out);
+    default:
+      if (SHELLS.has(name)) shellDashC(args, depth, out);
+  }
+}
+
+/** `sh -c 'script'`, `bash -lc "…"`, `su -c "…"`: parse the script argument. */
+function shellDashC(args: string[], depth: number, out: Unwrapped): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--") return;
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(a) || a === "--command") {
+      const script = args[i + 1];
+      if (script !== undefined) addScript(script, depth, out);
+      return;
+    }
+    if (!a.startsWith("-") && !a.startsWith("+")) return;
+  }
+}
+
+function envRest(args: string[], via: string[], depth: number, out: Unwrapped): void {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i] as string;
+    if (a === "-S" || a === "--split-string") {
+      addScript(args.slice(i + 1).join(" "), depth, out);
+      return;
+    }
+    if (a.startsWith("-S") && a.length > 2) {
+      addScript([a.slice(2), ...args.slice(i + 1)].join(" "), depth, out);
+      return;
+    }
+    if (a === "-u" || a === "-C" || a === "--unset" || a === "--chdir") i += 2;
+    else if (a === "--") i++;
+    else if (a.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
+    else break;
+  }
+  if (i < args.length) unwrapArgv(args.slice(i), via, depth + 1, out);
+}
+
+function findExecs(args: string[], via: string[], depth: number, out: Unwrapped): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a !== "-exec" && a !== "-execdir" && a !== "-ok" && a !== "-okdir") continue;
+    const cmd: string[] = [];
+    let j = i + 1;
+    for (; j < args.length && args[j] !== ";" && args[j] !== "+"; j++) cmd.push(args[j] as string);
+    if (cmd.length > 0) unwrapArgv(cmd, via, depth + 1, out);
+    i = j;
+  }
+}
+
+/** Drops leading options (and the values of those in `withValue`) up to the first operand or `--`. */
+function skipOptions(args: string[], withValue: ReadonlySet<string>): string[] {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i] as string;
+    if (a === "--") return args.slice(i + 1);
+    if (!a.startsWith("-") || a === "-") break;
+    i += withValue.has(a) ? 2 : 1;
+  }
+  return args.slice(i);
+}
+
+function addScript(text: string, depth: number, out: Unwrapped): void {
+  if (depth > MAX_DEPTH) return;
+  const r = parseShell(text);
+  if (r.ok) out.scripts.push(r.script);
+  else out.rough.push(...r.rough);
+}

@@ -1,0 +1,204 @@
+/**
+ * The dangerous-command block: commands denied whatever the rules or the permission mode say (even bypass).
+ * Works on the parsed script (parse-shell.ts) plus every wrapped command (command-view.ts), so quoting tricks
+ * (`'r''m'`, `\rm`, `$'\x72m'`), wrappers (`sudo`, `env`, `xargs`, `bash -c`, `eval`) and lists (`ls; rm -rf ~`)
+ * do not hide anything. Returns a short reason, or undefined.
+ */
+import type { ShellScript, SimpleCommand } from "../shell/shell-types.ts";
+import { SHELLS, unwrapArgv, unwrapSimple, type CommandView, type Unwrapped } from "./command-view.ts";
+import { isCriticalPath, isDevicePath, isSystemWriteTarget } from "./paths.ts";
+
+export interface ThreatOptions {
+  /** The user's real home directory, so `rm -rf /home/me` is recognized. */
+  userHome?: string;
+}
+
+const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "lwp-download", "lynx", "xh"]);
+const INTERPRETERS = new Set([
+  ...SHELLS, "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "bun", "deno", "php", "lua", "Rscript", "osascript",
+]);
+const EVALUATORS = new Set(["eval", "source", "."]);
+const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+const MAX_DEPTH = 6;
+
+export function findDangerous(script: ShellScript, opts: ThreatOptions = {}, depth = 0): string | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  for (const f of script.functions) {
+    if (f.body.filter((c) => c.argv[0] === f.name).length >= 2) return `fork bomb (function '${f.name}' spawns itself)`;
+  }
+  const unwrapped = script.commands.map((c) => unwrapSimple(c));
+  const fetchIdx = unwrapped.findIndex((u) => u.views.some((v) => DOWNLOADERS.has(v.name)));
+  for (let i = 0; i < script.commands.length; i++) {
+    const cmd = script.commands[i] as SimpleCommand;
+    const u = unwrapped[i] as Unwrapped;
+    const redirect = dangerousRedirect(cmd);
+    if (redirect) return redirect;
+    if (script.features.has("pipe") && fetchIdx >= 0 && fetchIdx < i && u.views.some((v) => isStdinInterpreter(v))) {
+      return "downloaded code piped into an interpreter";
+    }
+    if (runsDownloadedSubstitution(cmd, u)) return "downloaded code run by an interpreter";
+    const r = findInUnwrapped(u, opts, depth);
+    if (r) return r;
+  }
+  return undefined;
+}
+
+/** For a command line that did not parse: blocklist over the rough split. */
+export function findDangerousRough(rough: string[][], opts: ThreatOptions = {}): string | undefined {
+  const u: Unwrapped = { views: [], scripts: [], rough: [] };
+  for (const argv of rough) {
+    const first = argv[0] ?? "";
+    if (isDevicePath(first)) return `write to device ${first}`;
+    unwrapArgv(argv, [], 0, u);
+  }
+  const names = new Set(u.views.map((v) => v.name));
+  if ([...names].some((n) => DOWNLOADERS.has(n)) && [...names].some((n) => INTERPRETERS.has(n) || EVALUATORS.has(n))) {
+    return "downloaded code run by an interpreter";
+  }
+  return findInUnwrapped(u, opts, 0);
+}
+
+function findInUnwrapped(u: Unwrapped, opts: ThreatOptions, depth: number): string | undefined {
+  for (const v of u.views) {
+    const r = dangerousView(v, opts);
+    if (r) return r;
+  }
+  for (const s of u.scripts) {
+    const r = findDangerous(s, opts, depth + 1);
+    if (r) return r;
+  }
+  return u.rough.length > 0 ? findDangerousRough(u.rough, opts) : undefined;
+}
+
+function dangerousRedirect(cmd: SimpleCommand): string | undefined {
+  for (const r of cmd.redirects) {
+    const t = r.target.value;
+    if (t.includes("/dev/tcp/") || t.includes("/dev/udp/")) return "network redirection (/dev/tcp)";
+    if (!OUTPUT_OPS.has(r.op)) continue;
+    if (isDevicePath(t)) return `write to device ${t}`;
+    if (isSystemWriteTarget(t)) return `write to system file ${t}`;
+  }
+  return undefined;
+}
+
+function isStdinInterpreter(v: CommandView): boolean {
+  if (!INTERPRETERS.has(v.name)) return false;
+  const operands = v.args.filter((a) => !a.startsWith("-"));
+  return operands.length === 0 || v.args.includes("-") || v.args.includes("-s");
+}
+
+/** `bash -c "$(curl …)"`, `bash <(curl …)`, `eval "$(wget -O- …)"`, `source <(curl …)`. */
+function runsDownloadedSubstitution(cmd: SimpleCommand, u: Unwrapped): boolean {
+  if (!u.views.some((v) => INTERPRETERS.has(v.name) || EVALUATORS.has(v.name))) return false;
+  return cmd.words.some((w) => w.substitutions.some((s) => scriptDownloads(s)));
+}
+
+function scriptDownloads(s: ShellScript): boolean {
+  return s.commands.some((c) => unwrapSimple(c).views.some((v) => DOWNLOADERS.has(v.name)));
+}
+
+function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined {
+  const { name, args } = v;
+  const operands = operandsOf(args);
+  for (const a of args) {
+    if (a.includes("/dev/tcp/") || a.includes("/dev/udp/")) return "network redirection (/dev/tcp)";
+  }
+  if (name.startsWith("mkfs") || ["mke2fs", "mkswap", "wipefs", "mkntfs", "newfs", "mkdosfs"].includes(name)) {
+    return `filesystem format (${name})`;
+  }
+  switch (name) {
+    case "rm":
+      if (args.includes("--no-preserve-root")) return "rm --no-preserve-root";
+      if (hasFlag(args, "rR", "--recursive")) {
+        const t = operands.find((o) => isCriticalPath(o, opts.userHome));
+        if (t !== undefined) return `recursive delete of ${t}`;
+      }
+      return undefined;
+    case "dd": {
+      const of = args.find((a) => a.startsWith("of="))?.slice(3);
+      return of !== undefined && isDevicePath(of) ? `dd to device ${of}` : undefined;
+    }
+    case "shred":
+    case "wipe":
+    case "fdisk":
+    case "sfdisk":
+    case "cfdisk":
+    case "parted":
+    case "sgdisk":
+    case "gdisk":
+    case "blkdiscard": {
+      const dev = operands.find((o) => isDevicePath(o));
+      return dev !== undefined ? `${name} on device ${dev}` : undefined;
+    }
+    case "chmod":
+    case "chown":
+    case "chgrp": {
+      const recursive = hasFlag(args, "R", "--recursive");
+      const t = operands.slice(1).find((o) => isCriticalPath(o, opts.userHome) && (recursive || o.replace(/\/+$/, "") === ""));
+      return t !== undefined ? `${name} on ${t}` : undefined;
+    }
+    case "mv": {
+      const t = operands.slice(0, -1).find((o) => isCriticalPath(o, opts.userHome));
+      return t !== undefined ? `mv of ${t}` : undefined;
+    }
+    case "find": {
+      const start: string[] = [];
+      for (const a of args) {
+        if (a.startsWith("-") || a === "(" || a === "!") break;
+        start.push(a);
+      }
+      const destructive = args.some((a) => a === "-delete" || a.startsWith("-exec") || a.startsWith("-ok"));
+      const t = start.find((s) => isCriticalPath(s, opts.userHome));
+      return destructive && t !== undefined ? `find ${t} with -delete/-exec` : undefined;
+    }
+    case "shutdown":
+    case "reboot":
+    case "poweroff":
+    case "halt":
+      return `system ${name}`;
+    case "init":
+    case "telinit":
+      return operands[0] === "0" || operands[0] === "6" ? `system ${name} ${operands[0]}` : undefined;
+    case "systemctl":
+      return ["poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"].includes(operands[0] ?? "") ? `systemctl ${operands[0]}` : undefined;
+    case "crontab":
+      return hasFlag(args, "r", "--remove") ? "crontab -r (removes every cron job)" : undefined;
+    case "iptables":
+    case "ip6tables":
+      return hasFlag(args, "F", "--flush") ? `${name} flush` : undefined;
+    case "nft":
+      return operands[0] === "flush" ? "nft flush" : undefined;
+    case "nc":
+    case "ncat":
+    case "netcat":
+      return hasFlag(args, "ec", "--exec") || args.includes("--sh-exec") || args.includes("--lua-exec") ? `${name} -e (remote shell)` : undefined;
+    case "kill": {
+      const last = args[args.length - 1];
+      if (args.length >= 2 && last === "-1") return "kill of every process (-1)";
+      return operands.includes("1") ? "kill of init (pid 1)" : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Non-option arguments (everything after `--` counts as an operand). */
+export function operandsOf(args: string[]): string[] {
+  const out: string[] = [];
+  let options = true;
+  for (const a of args) {
+    if (options && a === "--") options = false;
+    else if (!options || !a.startsWith("-") || a === "-") out.push(a);
+  }
+  return out;
+}
+
+/** A short flag among `letters` (alone or in a cluster like `-rf`), or one of the long forms. */
+export function hasFlag(args: string[], letters: string, ...long: string[]): boolean {
+  for (const a of args) {
+    if (a === "--") return false;
+    if (long.includes(a)) return true;
+    if (/^-[A-Za-z0-9]+$/.test(a) && [...letters].some((l) => a.includes(l))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,80 @@
+/** Path classifications shared by the dangerous and safety-immune checks. Inputs are shell words (unexpanded). */
+import { posix } from "node:path";
+
+const SYSTEM_DIRS = new Set([
+  "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/sbin",
+  "/srv", "/sys", "/usr", "/var", "/mnt", "/media", "/snap", "/System", "/Library", "/Applications", "/Users",
+  "/private", "/Volumes", "/usr/bin", "/usr/lib", "/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log",
+]);
+const HOME_SENTINEL = "/\u0000home";
+
+/**
+ * True for `/`, `/*`, top-level system directories, a user's home (`~`, `$HOME`, `${HOME}`, `/home/x`, the given
+ * userHome) and those followed by `/` or `/*`: targets whose recursive deletion or chmod wrecks the machine.
+ */
+export function isCriticalPath(word: string, userHome?: string): boolean {
+  let p = word.trim();
+  if (p === "") return false;
+  for (const prefix of ["${HOME}", "$HOME", "~"]) {
+    if (p === prefix || p.startsWith(prefix + "/")) {
+      p = HOME_SENTINEL + p.slice(prefix.length);
+      break;
+    }
+  }
+  if (userHome && userHome !== "/" && (p === userHome || p.startsWith(userHome + "/"))) {
+    p = HOME_SENTINEL + p.slice(userHome.length);
+  }
+  if (!p.startsWith("/")) return false;
+  p = posix.normalize(p);
+  for (;;) {
+    const before = p;
+    p = p.replace(/\/+$/, "").replace(/\/\.?\*+$/, "");
+    if (p === before) break;
+  }
+  if (p === "" || p === HOME_SENTINEL || SYSTEM_DIRS.has(p)) return true;
+  // A user's home directory: /home/name, /Users/name.
+  const parts = p.split("/").filter(Boolean);
+  return parts.length === 2 && (parts[0] === "home" || parts[0] === "Users");
+}
+
+const HARMLESS_DEVICES = new Set([
+  "/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/random", "/dev/urandom", "/dev/full",
+]);
+
+/** A device node other than the harmless pseudo-devices: writing to it can destroy a disk. */
+export function isDevicePath(word: string): boolean {
+  if (!word.startsWith("/dev/")) return false;
+  const p = posix.normalize(word);
+  if (HARMLESS_DEVICES.has(p)) return false;
+  return !p.startsWith("/dev/fd/") && !p.startsWith("/dev/shm/") && !p.startsWith("/dev/pts/") && !p.startsWith("/dev/tcp/") && !p.startsWith("/dev/udp/");
+}
+
+/** Files whose overwrite breaks the system or its authentication: writing there is blocked outright. */
+export function isSystemWriteTarget(word: string): boolean {
+  const p = word.startsWith("/") ? posix.normalize(word) : "";
+  return p.startsWith("/etc/") || p.startsWith("/boot/") || p.startsWith("/sys/") || p.startsWith("/proc/") || p.startsWith("/usr/bin/") || p.startsWith("/bin/") || p.startsWith("/sbin/");
+}
+
+/** System paths that file tools (read/write/edit…) must always ask about. */
+export function isSystemPath(path: string): boolean {
+  const p = path.startsWith("/") ? posix.normalize(path) : "";
+  return ["/etc", "/boot", "/sys", "/proc", "/dev"].some((d) => p === d || p.startsWith(d + "/"));
+}
+
+const SENSITIVE_SEGMENTS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".password-store", ".docker"]);
+const SENSITIVE_FILES = new Set([".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile"]);
+
+/**
+ * Credentials and login files: `~/.ssh/…`, `.gnupg`, `.aws`, `.kube`, `.docker`, `.config/gcloud`, `.netrc`,
+ * shell rc files. Matches anywhere in a word (`--key=~/.ssh/id_rsa`, `scp x host:.ssh/`).
+ */
+export function isSensitivePath(word: string): string | undefined {
+  const parts = word.split(/[/=:]/);
+  for (let i = 0; i < parts.length; i++) {
+    const seg = parts[i] as string;
+    if (SENSITIVE_SEGMENTS.has(seg)) return seg;
+    if (SENSITIVE_FILES.has(seg)) return seg;
+    if (seg === ".config" && (parts[i + 1] === "gcloud" || parts[i + 1] === "gh")) return `.config/${parts[i + 1]}`;
+  }
+  return undefined;
+}
