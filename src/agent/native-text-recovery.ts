@@ -34,8 +34,7 @@ export function callsFromJsonValue(v: unknown, raw: string, repaired: boolean, l
     return all;
   }
   if (!isPlainObject(v)) return [];
-  const c = callFromObject(v, raw, repaired, loose);
-  return c;
+  return callFromObject(v, raw, repaired, loose);
 }
 
 function argsOf(o: Record<string, unknown>): { present: boolean; value: unknown } {

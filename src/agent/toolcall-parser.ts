@@ -77,10 +77,11 @@ interface ScanOut {
 
 function parseAll(text: string): ParseResult {
   const out: ScanOut = { candidates: [], errors: [], spans: [] };
-  const plainFences: Span[] = [];
-  scanRegion(text, 0, text.length, out, plainFences, true);
+  const plainFences: Fence[] = [];
+  const keys = new KeyIndex(text);
+  scanRegion(text, 0, text.length, out, plainFences, true, keys);
   if (out.candidates.length === 0) {
-    for (const f of plainFences) scanFence(text, f, out);
+    for (const f of plainFences) scanFence(text, f, out, keys);
   }
   const calls: ParsedToolCall[] = [];
   const errors = [...out.errors];
@@ -93,7 +94,7 @@ function parseAll(text: string): ParseResult {
 }
 
 /** Scans [from, to). Fences are recognized only at the top level. */
-function scanRegion(text: string, from: number, to: number, out: ScanOut, plainFences: Span[], top: boolean): void {
+function scanRegion(text: string, from: number, to: number, out: ScanOut, plainFences: Fence[], top: boolean, keys: KeyIndex): void {
   let i = from;
   let looseUntil = -1; // JSON starting at or before this index follows a marker: looser shapes count
   while (i < to) {
@@ -101,7 +102,7 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
     if (c === "`") {
       if (top && text.startsWith("```", i) && atLineStart(text, i)) {
         const f = readFence(text, i, to);
-        if (f.lang !== undefined && JSON_FENCES.has(f.lang)) scanFence(text, f, out);
+        if (f.lang !== undefined && JSON_FENCES.has(f.lang)) scanFence(text, f, out, keys);
         else if (f.lang === "") plainFences.push(f);
         i = f.end;
         continue;
@@ -133,10 +134,14 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
       }
     }
     if (c === "{" || c === "[") {
-      const h = scanJsonAt(text, i, to, i <= looseUntil);
-      if (h) {
+      const h = scanJsonAt(text, i, to, i <= looseUntil, keys);
+      if (h && h.candidates.length > 0) {
         take(out, i, h);
         i = h.end;
+        continue;
+      }
+      if (h) {
+        i = h.end; // JSON that is not a call (data in the answer): skip it whole, it stays prose
         continue;
       }
     }
@@ -184,11 +189,11 @@ function readFence(text: string, start: number, to: number): Fence {
 }
 
 /** Scans a fence body; when what it holds is only calls, the whole fence leaves the prose. */
-function scanFence(text: string, f: Span & { bodyStart?: number; bodyEnd?: number }, out: ScanOut): void {
+function scanFence(text: string, f: Fence, out: ScanOut, keys: KeyIndex): void {
   const inner: ScanOut = { candidates: [], errors: [], spans: [] };
-  const bs = f.bodyStart ?? f.start;
-  const be = f.bodyEnd ?? f.end;
-  scanRegion(text, bs, be, inner, [], false);
+  const bs = f.bodyStart;
+  const be = f.bodyEnd;
+  scanRegion(text, bs, be, inner, [], false, keys);
   if (inner.candidates.length === 0 && inner.errors.length === 0) return;
   out.candidates.push(...inner.candidates);
   out.errors.push(...inner.errors);
@@ -207,29 +212,76 @@ function textOutside(text: string, from: number, to: number, spans: Span[]): str
   return s + text.slice(pos, to);
 }
 
-/** JSON with the shape of a call at `i`: strict when it balances, else the lenient parser decides the extent. */
-function scanJsonAt(text: string, i: number, to: number, loose: boolean): ScanHit | undefined {
+/** Lenient JSON recovery looks this far at most, so broken data in a long reply stays linear. */
+const LENIENT_WINDOW = 64 * 1024;
+
+/**
+ * JSON with the shape of a call at `i`: strict when it balances, else the lenient parser decides the extent.
+ * A hit without candidates is JSON that is not a call (the caller skips it); undefined is not JSON.
+ */
+function scanJsonAt(text: string, i: number, to: number, loose: boolean, keys: KeyIndex): ScanHit | undefined {
   const k = skipWs(text, i + 1);
   const next = text[k];
   if (text[i] === "{" ? next !== '"' && next !== "'" : next !== "{") return undefined;
+  if (keys.budget <= 0 || !keys.anyIn(i, Math.min(to, i + LENIENT_WINDOW))) return undefined;
   const b = extractBalanced(text, i, to);
+  keys.budget -= (b > 0 ? b : to) - i;
   if (b > 0) {
     const j = tryStrictJson(text.slice(i, b));
-    if (j.ok) {
-      const calls = callsFromJsonValue(j.value, text.slice(i, b), false, loose);
-      return calls.length > 0 ? { end: b, candidates: calls, errors: [] } : undefined;
-    }
+    if (j.ok) return { end: b, candidates: callsFromJsonValue(j.value, text.slice(i, b), false, loose), errors: [] };
   }
-  const r = parseLenientJson(text.slice(0, to), "loose", i);
+  const r = parseLenientJson(text.slice(0, Math.min(to, i + LENIENT_WINDOW)), "loose", i);
+  keys.budget -= r.ok ? r.end - i : Math.min(to - i, LENIENT_WINDOW);
   if (!r.ok) return undefined;
   const calls = callsFromJsonValue(r.value, text.slice(i, r.end), true, loose);
+  // a repaired non-call is not skipped whole: the repair may have swallowed a real call after it
   return calls.length > 0 ? { end: r.end, candidates: calls, errors: [] } : undefined;
+}
+
+/**
+ * Where keys that every call shape needs (`"name":`, `"tool":`, `"function":`, `"cmd":`, …) occur: a
+ * prefilter, so JSON-looking data without them costs nothing, plus a work budget for the JSON fallback.
+ */
+class KeyIndex {
+  private readonly at: number[] = [];
+  /**
+   * Characters the JSON fallback may still scan. Pathological input (thousands of unclosed `{"name":`) would
+   * otherwise be quadratic; ordinary replies never come near it.
+   */
+  budget: number;
+
+  constructor(text: string) {
+    this.budget = 4_000_000 + 20 * text.length;
+    const re = /["']?(?:name|tool|tool_name|tool_call|tool_calls|function|functionCall|function_call|cmd|argv)["']?\s*[:=]/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) this.at.push(m.index);
+  }
+
+  /** Is there a key position p with from <= p < to? */
+  anyIn(from: number, to: number): boolean {
+    let lo = 0;
+    let hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.at.length && this.at[lo]! < to;
+  }
 }
 
 /** The text minus the spans, with the blank lines they leave collapsed. */
 function prose(text: string, spans: Span[]): string {
   if (spans.length === 0) return text.trim();
-  const s = textOutside(text, 0, text.length, spans);
+  // a call alone on its line takes its line break with it
+  const widened = spans.map((sp) => {
+    let a = sp.start;
+    while (a > 0 && (text[a - 1] === " " || text[a - 1] === "\t")) a--;
+    let b = sp.end;
+    while (b < text.length && (text[b] === " " || text[b] === "\t" || text[b] === "\r")) b++;
+    const ownLine = (a === 0 || text[a - 1] === "\n") && (b === text.length || text[b] === "\n");
+    return ownLine ? { start: sp.start, end: b < text.length ? b + 1 : b } : sp;
+  });
+  const s = textOutside(text, 0, text.length, widened);
   return s
     .replace(/[ \t]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n")

@@ -98,12 +98,17 @@ function scanToolTag(text: string, start: number): ScanHit {
       argsRaw !== undefined ? { kind: "raw", text: argsRaw } : extraArgs ? { kind: "value", value: extraArgs } : { kind: "none" };
     return hit(end, [{ name, args, raw, repaired }]);
   };
+  // a bare `<tool` at the end of a reply, or `<tool and more prose`, is no attempt at a call
+  if (head.kind === "unterminated" && head.attrs.every((a) => a.value === "")) return hit(start, []);
   if (head.kind !== "open") return fromAttrs(head.end, head.kind === "unterminated");
 
   // paired form: find the closer before the next opener
   let closer: { start: number; end: number } | undefined;
   let nextOpener = text.length;
-  for (let k = text.indexOf("<", head.end); k >= 0; k = text.indexOf("<", k + 1)) {
+  // a JSON body is skipped whole, so a `</tool_call>` inside one of its strings does not end the tag
+  const bodyJson = skipWs(text, head.end);
+  const jsonEnd = text[bodyJson] === "{" || text[bodyJson] === "[" ? extractBalanced(text, bodyJson) : -1;
+  for (let k = text.indexOf("<", jsonEnd > 0 ? jsonEnd : head.end); k >= 0; k = text.indexOf("<", k + 1)) {
     const e = closerEnd(text, k);
     if (e > 0) {
       closer = { start: k, end: e };
