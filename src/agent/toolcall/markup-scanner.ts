@@ -64,7 +64,7 @@ export function scanMarkerAt(text: string, i: number): number {
 }
 
 export function scanMarkupAt(text: string, i: number): ScanHit | undefined {
-  if (text[i] === "[") return scanMistralV11(text, i);
+  if (text[i] === "[") return scanMistralV11(text, i) ?? scanBracketShorthand(text, i);
   if (text[i] !== "<") return undefined;
   if (matchTagName(text, i + 1) > 0) return scanToolTag(text, i);
   if (startsWithCI(text, i + 1, "function=")) return scanCallElement(text, i, "function");
@@ -363,4 +363,36 @@ function scanMistralV11(text: string, start: number): ScanHit | undefined {
   const r = parseLenientJson(text, "loose", j);
   const end = r.ok ? r.end : j;
   return hit(end, [{ name: m[1]!, args: r.ok ? { kind: "raw", text: text.slice(j, end) } : { kind: "none" }, raw: text.slice(start, end), repaired: r.ok && r.repaired }]);
+}
+
+/**
+ * The seed's bracket shorthand (reference §4.1 stage 4): `[tool: @name {json}]`, `[tool_call: name flat args]`.
+ * The colon is required (`[tool docs]` is prose) and a missing `]` is tolerated.
+ */
+function scanBracketShorthand(text: string, start: number): ScanHit | undefined {
+  const m = /^\[(?:tool|tool_call)\s*:\s*(@?[A-Za-z_][\w.\-]*)[ \t]*/i.exec(text.slice(start, start + 120));
+  if (!m) return undefined;
+  const j = start + m[0].length;
+  let end: number;
+  let args: Candidate["args"] = { kind: "none" };
+  let repaired = false;
+  if (text[j] === "{") {
+    const b = extractBalanced(text, j);
+    const r = b > 0 ? undefined : parseLenientJson(text, "loose", j);
+    const e = b > 0 ? b : r?.ok ? r.end : -1;
+    if (e < 0) return undefined;
+    args = { kind: "raw", text: text.slice(j, e) };
+    end = skipWs(text, e);
+    if (text[end] === "]") end++;
+    else repaired = true;
+  } else {
+    const close = text.indexOf("]", j);
+    const nl = text.indexOf("\n", j);
+    const stop = close >= 0 && (nl < 0 || close < nl) ? close : nl >= 0 ? nl : text.length;
+    const flat = text.slice(j, stop).trim();
+    if (flat !== "") args = { kind: "raw", text: flat };
+    end = stop === close ? close + 1 : stop;
+    repaired = stop !== close;
+  }
+  return hit(end, [{ name: m[1]!, args, raw: text.slice(start, end), repaired }]);
 }
