@@ -47,7 +47,6 @@ export const PLAIN_STRING_ARG: Readonly<Record<string, string>> = {
   exec: "command",
   search: "pattern",
   tree: "path",
-  list: "path",
   glob: "pattern",
 };
 

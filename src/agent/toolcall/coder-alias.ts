@@ -15,27 +15,18 @@ export interface CoderAlias {
   args: Record<string, string>;
 }
 
-/** @coder subcommand → our tool and argument names. */
+/** @coder subcommand → our tool and argument names (src/tool/builtin/*.ts input schemas). */
 export const CODER_ALIASES: Readonly<Record<string, CoderAlias>> = {
-  read: { tool: "read", args: { file: "path", start: "startLine", end: "endLine", head: "endLine", tail: "tail" } },
-  write: { tool: "write", args: { file: "path", content: "content", append: "append" } },
-  patch: { tool: "edit", args: { file: "path", search: "oldString", replace: "newString", all: "replaceAll" } },
-  exec: { tool: "exec", args: { cmd: "command", dir: "cwd", timeout: "timeout" } },
+  read: { tool: "read", args: { file: "path", start: "start_line", end: "end_line", head: "end_line" } },
+  write: { tool: "write", args: { file: "path", content: "content" } },
+  patch: { tool: "edit", args: { file: "path", search: "old_string", replace: "new_string", all: "replace_all" } },
+  exec: { tool: "exec", args: { cmd: "command", dir: "cwd", timeout: "timeout_ms" } },
   search: {
     tool: "search",
-    args: {
-      term: "pattern",
-      dir: "path",
-      file: "path",
-      regex: "regex",
-      "case-sensitive": "caseSensitive",
-      context: "context",
-      "max-results": "maxResults",
-      glob: "glob",
-    },
+    args: { term: "pattern", dir: "path", file: "path", glob: "glob", "max-results": "max_results" },
   },
-  tree: { tool: "tree", args: { dir: "path", file: "path", "max-depth": "maxDepth", "include-hidden": "includeHidden" } },
-  list: { tool: "list", args: { dir: "path", file: "path" } },
+  tree: { tool: "tree", args: { dir: "path", file: "path", "max-depth": "depth" } },
+  list: { tool: "tree", args: { dir: "path", file: "path" } },
 };
 
 /** Spellings of subcommands models use (the seed's normalizeSubcommand), onto CODER_ALIASES keys. */
@@ -61,8 +52,10 @@ const GENERIC_ARG_ALIASES: Readonly<Record<string, string>> = {
   old: "search", old_string: "search", new: "replace", new_string: "replace",
 };
 
-const NUMERIC = new Set(["startLine", "endLine", "tail", "timeout", "context", "maxResults", "maxDepth"]);
-const BOOLEAN = new Set(["append", "regex", "caseSensitive", "includeHidden", "replaceAll"]);
+const NUMERIC = new Set(["start_line", "end_line", "timeout_ms", "max_results", "depth"]);
+const BOOLEAN = new Set(["replace_all"]);
+/** Seed flags our tools don't have; dropped so strict schemas don't reject an otherwise fine call. */
+const DROPPED = new Set(["encoding", "max-bytes", "context", "include-hidden", "ignore", "max-entries", "allow-unsafe", "allow-sudo", "tail", "append"]);
 const GIT = new Set(["git-status", "git-diff", "git-log", "git-changed", "git-branch"]);
 
 /** Subcommand names the seed's implicit `{"cmd":…,"args":…}` detection accepts. */
@@ -95,10 +88,18 @@ export function resolveCoderCall(input: Record<string, unknown> | string): Coder
     return { ok: false, error: `@coder subcommand "${parsed.sub}" is not available; use one of ${Object.keys(CODER_ALIASES).join(", ")}` };
   }
   const args: Record<string, unknown> = {};
-  if (sub === "read" && flags["head"] !== undefined && flags["start"] === undefined) args["startLine"] = 1;
+  if (sub === "read" && flags["head"] !== undefined && flags["start"] === undefined) args["start_line"] = 1;
   for (const [k, v] of Object.entries(flags)) {
-    const target = alias.args[k] ?? camel(k);
+    if (DROPPED.has(k) || k === "regex" || k === "case-sensitive") continue;
+    const target = alias.args[k] ?? k.replace(/-/g, "_");
     args[target] = coerce(target, v);
+  }
+  if (sub === "exec" && typeof args["timeout_ms"] === "number") args["timeout_ms"] = args["timeout_ms"] * 1000; // seconds
+  if (sub === "list") args["depth"] = 1;
+  if (sub === "search") {
+    // the seed searched fixed strings, case-insensitively, unless told otherwise
+    if (!truthy(flags["regex"])) args["literal"] = true;
+    if (!truthy(flags["case-sensitive"])) args["ignore_case"] = true;
   }
   const firstPositional = parsed.positional[0];
   if (firstPositional !== undefined) {
@@ -188,8 +189,8 @@ function normalizeFlag(k: string): string {
   return n.replace(/([a-z])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
 }
 
-function camel(k: string): string {
-  return k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+function truthy(v: unknown): boolean {
+  return v === true || (typeof v === "string" && /^(true|1|yes)$/i.test(v.trim()));
 }
 
 function coerce(target: string, v: unknown): unknown {
