@@ -7,6 +7,9 @@ import "./llm/providers/index.ts";
 import { join } from "node:path";
 import { parseArgs, UsageError, type CliCommand } from "./cli/args.ts";
 import { modelsCommand } from "./cli/commands/models.ts";
+import { providersCommand } from "./cli/commands/providers.ts";
+import { authCommand } from "./cli/commands/auth.ts";
+import { registerOpenAiCompatibleFromSettings } from "./llm/providers/openai-compatible.ts";
 import { describeLlmError } from "./cli/describe-error.ts";
 import { CliFailure, resolveModel } from "./cli/resolve-model.ts";
 import { wireSession } from "./cli/wire-session.ts";
@@ -44,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
   setLang(cfg.settings.language && !cfg.env.CHATCLI_LANG ? cfg.settings.language : detectLang(cfg.env));
   for (const w of cfg.warnings) process.stderr.write(`chatcli: warning: ${w}\n`);
   const logger = new Logger(join(cfg.home, "logs"));
+  logger.addSecrets(Object.entries(cfg.env).filter(([k]) => /(_API_KEY|_TOKEN|_SECRET)$/.test(k)).map(([, v]) => v));
+  registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
 
   try {
     switch (cmd.kind) {
@@ -54,8 +59,10 @@ export async function main(argv: string[]): Promise<number> {
       case "interactive":
         return await interactive(cfg, cmd, logger);
       case "providers":
-      case "sessions":
+        return await providersCommand(cfg, cmd.json, process.stdout);
       case "auth":
+        return await authCommand(cfg, cmd.action, cmd.provider, process.stdout);
+      case "sessions":
       case "update":
         process.stderr.write(`chatcli: "${cmd.kind}" is not available in this build yet.\n`);
         return 1;
@@ -84,7 +91,20 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   if (!prompt.trim()) throw new UsageError(t("usage.promptEmpty"));
   const resolved = await resolveModel(cfg);
   if (resolved.notice) process.stderr.write(`chatcli: ${resolved.notice}\n`);
-  const session = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, ...(cmd.maxTurns ? { maxTurns: cmd.maxTurns } : {}), interactive: false });
+  const denied: string[] = [];
+  const wired = wireSession({
+    cfg,
+    resolved,
+    permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode,
+    ...(cmd.maxTurns ? { maxTurns: cmd.maxTurns } : {}),
+    interactive: false,
+    onUnansweredApproval: (action) => {
+      denied.push(action);
+      if (cmd.outputFormat === "text") process.stderr.write(`chatcli: permission needed for "${action}": denied (no terminal to ask; use --permission-mode accept-edits or bypass to allow)
+`);
+    },
+  });
+  const session = wired.session;
   const onSigint = () => session.submit({ type: "interrupt" });
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
@@ -99,13 +119,29 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   });
   process.off("SIGINT", onSigint);
   process.off("SIGTERM", onSigint);
+  wired.dispose();
   if (result.errorMessage) logger.error(result.errorMessage);
   return result.exitCode;
 }
 
 async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "interactive" }>, logger: Logger): Promise<number> {
   const resolved = await resolveModel(cfg);
-  const session = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true });
+  const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true });
+  const session = wired.session;
+  try {
+    return await runInteractive(cfg, cmd, logger, resolved, session);
+  } finally {
+    wired.dispose();
+  }
+}
+
+async function runInteractive(
+  cfg: Config,
+  cmd: Extract<CliCommand, { kind: "interactive" }>,
+  logger: Logger,
+  resolved: Awaited<ReturnType<typeof resolveModel>>,
+  session: import("./agent/session.ts").Session,
+): Promise<number> {
   if (cmd.noTui || !process.stdout.isTTY) {
     const { runPlain } = await import("./ui/tui/plain-output.ts");
     session.start();

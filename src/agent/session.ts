@@ -39,6 +39,8 @@ export interface SessionOptions {
   /** Native tool calling (provider + model support it); otherwise the text protocol is used. */
   nativeTools: boolean;
   textProtocol?: TextProtocol;
+  /** Repairs a native call's raw JSON arguments (JSON-only fixes, never CLI-style ones). */
+  sanitizeNativeArgs?: (raw: string) => { value: Record<string, unknown> | undefined; error?: string };
   pipeline?: HistoryPipeline;
   maxTurns?: number;
   earlyExitTurns?: number;
@@ -51,8 +53,35 @@ export interface SessionOptions {
   onUsage?: (usage: Usage, purpose: Purpose, model: string) => void;
   onCheckpoint?: (history: Message[]) => void;
   initialHistory?: Message[];
+  /** Every change to the persistent history, for session files. */
+  onHistoryChange?: (change: HistoryChange) => void;
+  /** A batch of tool calls finished; used for tool-use summaries. Fired before the next model call. */
+  onBatchCompleted?: (batch: CompletedBatch) => void;
+  /** `/compact [instruction]`: returns the compacted history, or undefined (history left as it was). */
+  compact?: (ctx: { history: Message[]; instruction?: string; signal: AbortSignal; emit(e: AgentEvent): void }) => Promise<Message[] | undefined>;
+  /** Rewind to a checkpoint: returns the history to adopt (or undefined to keep it) and the prompt to put back. */
+  rewind?: (op: Extract<Op, { type: "rewind" }>, history: Message[]) => Promise<{ history?: Message[]; prompt: string } | string>;
+  /** Switch provider/model; returns the new binding or an error message. */
+  switchModel?: (provider: string, model: string) => Promise<ModelBinding | string>;
   now?: () => number;
   onListenerError?: (err: unknown) => void;
+}
+
+export type HistoryChange = { type: "append"; messages: Message[] } | { type: "replace"; messages: Message[]; reason: string };
+
+export interface CompletedBatch {
+  batchId: string;
+  /** The start of the assistant's message that issued the calls (the user's intent, as the model put it). */
+  intent: string;
+  calls: Array<{ id: string; name: string; args: Record<string, unknown> | undefined; result: string; isError: boolean }>;
+}
+
+export interface ModelBinding {
+  providerId: string;
+  model: string;
+  provider: LlmProvider;
+  nativeTools: boolean;
+  contextWindow: number;
 }
 
 export class Session implements SessionLike {
@@ -60,6 +89,9 @@ export class Session implements SessionLike {
   private history: Message[];
   private readonly queue: string[] = [];
   private running: AbortController | undefined;
+  /** A compaction or other non-turn task that also blocks new runs. */
+  private sideTask: AbortController | undefined;
+  private binding: ModelBinding;
   private runPromise: Promise<void> | undefined;
   private readonly approvals = new Map<string, (d: ApprovalDecision) => void>();
   private seq = 0;
@@ -74,6 +106,7 @@ export class Session implements SessionLike {
     this.bus = new EventBus(opts.onListenerError);
     this.history = [...(opts.initialHistory ?? [])];
     this.permissionMode = opts.permissionMode;
+    this.binding = { providerId: opts.providerId, model: opts.model, provider: opts.provider, nativeTools: opts.nativeTools, contextWindow: opts.contextWindow };
     this.now = opts.now ?? Date.now;
   }
 
@@ -86,8 +119,8 @@ export class Session implements SessionLike {
     this.emit({
       type: "session.started",
       sessionId: this.opts.sessionId,
-      provider: this.opts.providerId,
-      model: this.opts.model,
+      provider: this.binding.providerId,
+      model: this.binding.model,
       cwd: this.opts.cwd,
       schemaVersion: EVENT_SCHEMA_VERSION,
     });
@@ -102,7 +135,11 @@ export class Session implements SessionLike {
   }
 
   get contextWindow(): number {
-    return this.opts.contextWindow;
+    return this.binding.contextWindow;
+  }
+
+  get model(): ModelBinding {
+    return this.binding;
   }
 
   get mode(): PermissionMode {
@@ -145,13 +182,16 @@ export class Session implements SessionLike {
           this.emit({ type: "notice", level: "warn", text: "Cannot clear while a turn is running; press Esc first." });
           return;
         }
-        this.history = [];
-        this.emit({ type: "history.replaced", messages: [] });
+        this.replaceHistory([], "clear");
         return;
       case "set_model":
+        void this.onSetModel(op.provider, op.model);
+        return;
       case "compact":
+        void this.onCompact(op.instruction);
+        return;
       case "rewind":
-        this.emit({ type: "notice", level: "warn", text: `${op.type} is not available yet in this build.` });
+        void this.onRewind(op);
         return;
       case "shutdown":
         this.closed = true;
@@ -163,9 +203,67 @@ export class Session implements SessionLike {
     }
   }
 
+  private busy(what: string): boolean {
+    if (!this.running && !this.sideTask) return false;
+    this.emit({ type: "notice", level: "warn", text: `Cannot ${what} while a turn is running; press Esc first.` });
+    return true;
+  }
+
+  private async onSetModel(provider: string, model: string): Promise<void> {
+    if (!this.opts.switchModel) {
+      this.emit({ type: "notice", level: "warn", text: "Switching models is not available in this session." });
+      return;
+    }
+    if (this.busy("switch models")) return;
+    const r = await this.opts.switchModel(provider, model);
+    if (typeof r === "string") {
+      this.emit({ type: "notice", level: "error", text: r });
+      return;
+    }
+    this.binding = r;
+    this.emit({ type: "model.changed", provider: r.providerId, model: r.model });
+  }
+
+  private async onCompact(instruction: string | undefined): Promise<void> {
+    if (!this.opts.compact) {
+      this.emit({ type: "notice", level: "warn", text: "Compaction is not available in this session." });
+      return;
+    }
+    if (this.busy("compact")) return;
+    const controller = new AbortController();
+    this.sideTask = controller;
+    try {
+      const r = await this.opts.compact({ history: this.history, signal: controller.signal, emit: (e) => this.emit(e), ...(instruction ? { instruction } : {}) });
+      if (r && r !== this.history) this.replaceHistory(r, "compaction");
+    } catch (err) {
+      this.emit({ type: "notice", level: "error", text: `Compaction failed, history unchanged: ${(err as Error)?.message ?? String(err)}` });
+    } finally {
+      this.sideTask = undefined;
+    }
+  }
+
+  private async onRewind(op: Extract<Op, { type: "rewind" }>): Promise<void> {
+    if (!this.opts.rewind) {
+      this.emit({ type: "notice", level: "warn", text: "Rewind is not available in this session." });
+      return;
+    }
+    if (this.busy("rewind")) return;
+    try {
+      const r = await this.opts.rewind(op, this.history);
+      if (typeof r === "string") {
+        this.emit({ type: "notice", level: "warn", text: r });
+        return;
+      }
+      if (r.history) this.replaceHistory(r.history, "rewind");
+      this.emit({ type: "rewound", checkpointId: op.checkpointId, mode: op.mode, prompt: r.prompt });
+    } catch (err) {
+      this.emit({ type: "notice", level: "error", text: `Rewind failed: ${(err as Error)?.message ?? String(err)}` });
+    }
+  }
+
   private onUserInput(text: string): void {
     if (!text.trim()) return;
-    if (this.running) {
+    if (this.running || this.sideTask) {
       if (this.queue.length >= MAX_QUEUE) {
         this.emit({ type: "notice", level: "warn", text: `Queue full (max ${MAX_QUEUE}). Please wait for the current turn.` });
         return;
@@ -180,6 +278,7 @@ export class Session implements SessionLike {
   }
 
   private interrupt(): void {
+    this.sideTask?.abort();
     if (!this.running) return;
     this.running.abort();
     for (const [id, resolve] of this.approvals) {
@@ -208,7 +307,7 @@ export class Session implements SessionLike {
     const turnId = this.newId("turn");
     this.currentTask = input;
     this.emit({ type: "turn.started", turnId, input });
-    this.history.push({ role: "user", content: input, meta: { createdAt: this.now() } });
+    this.appendHistory({ role: "user", content: input, meta: { createdAt: this.now() } });
     let outcome: RunOutcome;
     try {
       outcome = await runAgent(this.runDeps(), controller.signal);
@@ -226,7 +325,7 @@ export class Session implements SessionLike {
       usage: outcome.usage,
       totalUsage: { ...this.totals },
       contextTokens: this.contextTokens(),
-      contextWindow: this.opts.contextWindow,
+      contextWindow: this.binding.contextWindow,
     });
   }
 
@@ -238,7 +337,7 @@ export class Session implements SessionLike {
 
   private runDeps(): RunDeps {
     return {
-      provider: this.opts.provider,
+      provider: this.binding.provider,
       tools: this.opts.tools,
       maxTurns: this.opts.maxTurns ?? 50,
       earlyExitTurns: this.opts.earlyExitTurns ?? 3,
@@ -251,15 +350,16 @@ export class Session implements SessionLike {
         const last = this.history[this.history.length - 1];
         if (!last || last.role === "user") return;
         const text = this.takeQueue();
-        this.history.push({ role: "user", content: text, meta: { createdAt: this.now() } });
+        this.appendHistory({ role: "user", content: text, meta: { createdAt: this.now() } });
         this.emit({ type: "notice", level: "info", text: "New user instruction received." });
       },
       buildRequest: (signal) => this.buildRequest(signal),
       finishAssistant: (text, thinking, nativeCalls) => this.finishAssistant(text, thinking, nativeCalls),
-      append: (m) => {
-        this.history.push(m);
+      append: (m) => this.appendHistory(m),
+      appendToolResults: (results, batchId, calls) => {
+        this.appendToolResults(results, calls);
+        this.batchCompleted(batchId, calls, results);
       },
-      appendToolResults: (results, _batchId, calls) => this.appendToolResults(results, calls),
       requestApproval: (req, signal) => this.requestApproval(req, signal),
       recordUsage: (usage, purpose, model) => {
         this.totals.inputTokens += usage.inputTokens;
@@ -277,18 +377,18 @@ export class Session implements SessionLike {
     let outgoing = this.history;
     if (this.opts.pipeline) {
       const r = await this.opts.pipeline(this.history, { signal, emit: (e) => this.emit(e) });
-      this.history = r.persistent;
+      if (r.persistent !== this.history) this.replaceHistory(r.persistent, "pipeline", false);
       outgoing = r.outgoing;
     }
     const specs = this.opts.tools?.specs() ?? [];
-    const native = this.opts.nativeTools && specs.length > 0;
+    const native = this.binding.nativeTools && specs.length > 0;
     const anchor = this.anchor();
     const req: LlmRequest = {
-      model: this.opts.model,
+      model: this.binding.model,
       system: this.opts.systemPrompt({ nativeTools: native, tools: specs }),
       messages: anchor ? [...outgoing, { role: "system", content: anchor }] : [...outgoing],
       purpose: "main",
-      contextWindow: this.opts.contextWindow,
+      contextWindow: this.binding.contextWindow,
     };
     if (native) req.tools = specs;
     if (this.opts.maxOutputTokens) req.maxOutputTokens = this.opts.maxOutputTokens;
@@ -310,7 +410,7 @@ export class Session implements SessionLike {
     let displayText = text;
     if (nativeCalls.length) {
       message.toolCalls = nativeCalls.map((c, i) => ({ ...c, id: c.id || `tc_${this.seq}_${i}` }));
-      for (const c of message.toolCalls) calls.push(nativeRequest(c));
+      for (const c of message.toolCalls) calls.push(nativeRequest(c, this.opts.sanitizeNativeArgs));
     } else if (this.opts.tools && this.opts.textProtocol) {
       const parsed = this.opts.textProtocol.parse(text);
       displayText = parsed.text;
@@ -327,14 +427,28 @@ export class Session implements SessionLike {
     const last = [...this.history].reverse().find((m) => m.role === "assistant");
     const native = last?.role === "assistant" && (last.toolCalls?.length ?? 0) > 0;
     if (native) {
-      this.history.push(...results);
+      this.appendHistory(...results);
       return;
     }
     const formatted = this.opts.textProtocol
       ? this.opts.textProtocol.formatResults(results.map((r) => ({ name: r.role === "tool" ? r.name : "tool", content: r.content, isError: r.role === "tool" && r.isError === true })))
       : results.map((r) => r.content).join("\n\n");
     void calls;
-    this.history.push({ role: "user", content: formatted, meta: { kind: "tool_feedback" } });
+    this.appendHistory({ role: "user", content: formatted, meta: { kind: "tool_feedback" } });
+  }
+
+  private batchCompleted(batchId: string, calls: ToolCallRequest[], results: Message[]): void {
+    if (!this.opts.onBatchCompleted) return;
+    const lastAssistant = [...this.history].reverse().find((m) => m.role === "assistant");
+    const intent = lastAssistant?.content ?? "";
+    this.opts.onBatchCompleted({
+      batchId,
+      intent,
+      calls: calls.map((c, i) => {
+        const r = results[i];
+        return { id: c.id, name: c.name, args: c.args, result: r?.content ?? "", isError: r?.role === "tool" ? r.isError === true : false };
+      }),
+    });
   }
 
   private requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer> {
@@ -352,14 +466,36 @@ export class Session implements SessionLike {
     this.bus.emit(e);
   }
 
+  /** For collaborators outside the loop (summaries, checkpoints) to announce their events. */
+  publish(e: AgentEvent): void {
+    this.bus.emit(e);
+  }
+
+  private appendHistory(...messages: Message[]): void {
+    this.history.push(...messages);
+    this.opts.onHistoryChange?.({ type: "append", messages });
+  }
+
+  /** Replace the whole history. `announce` re-renders the UI (clear, rewind, compaction); the pipeline's silent repairs do not. */
+  replaceHistory(messages: Message[], reason: string, announce = true): void {
+    this.history = messages;
+    this.opts.onHistoryChange?.({ type: "replace", messages, reason });
+    if (announce) this.emit({ type: "history.replaced", messages });
+  }
+
   private newId(prefix: string): string {
     this.seq += 1;
     return `${prefix}_${this.seq.toString(36)}`;
   }
 }
 
-function nativeRequest(c: ToolCall): ToolCallRequest {
+function nativeRequest(c: ToolCall, sanitize?: SessionOptions["sanitizeNativeArgs"]): ToolCallRequest {
   const raw = c.arguments.trim() || "{}";
+  if (sanitize) {
+    const r = sanitize(raw);
+    if (r.value) return { id: c.id, name: c.name, args: r.value };
+    return { id: c.id, name: c.name, args: undefined, argsError: r.error ?? "arguments are not a valid JSON object" };
+  }
   try {
     const v: unknown = JSON.parse(raw);
     if (v && typeof v === "object" && !Array.isArray(v)) return { id: c.id, name: c.name, args: v as Record<string, unknown> };

@@ -9,6 +9,9 @@ import { LlmProviderError } from "../llm/provider.ts";
 import { createProvider, getProviderDefinition, listProviderDefinitions, resolveApiKey, resolveBaseUrl } from "../llm/registry.ts";
 import type { ModelInfo } from "../protocol/llm.ts";
 import { t } from "../i18n/i18n.ts";
+import { DEFAULT_CONTEXT_WINDOW as CLOUD_DEFAULT_CONTEXT_WINDOW, knownContextWindow } from "../llm/context-windows.ts";
+import { OLLAMA_DEFAULT_NUM_CTX_CAP } from "../llm/providers/ollama.ts";
+import { createFallbackChain, parseFallbackEntries } from "../llm/fallback.ts";
 import { describeLlmError } from "./describe-error.ts";
 
 export class CliFailure extends Error {
@@ -72,17 +75,27 @@ export async function resolveModel(cfg: Config, fetchImpl: typeof fetch = fetch)
     }
     throw failureFrom(err, { ...ctx, model });
   }
-  const r: ResolvedModel = { providerId: def.id, provider, baseUrl, model, info };
+  const entries = parseFallbackEntries(cfg.settings.fallback, cfg.env).filter((e) => !(e.provider === def.id && (e.model || def.defaultModel) === model));
+  const active = entries.length
+    ? createFallbackChain({ entries: [{ provider: def.id, model }, ...entries], env: cfg.env, createProvider: (id) => createProvider(id, cfg.env, fetchImpl) })
+    : provider;
+  const r: ResolvedModel = { providerId: def.id, provider: active, baseUrl, model, info };
   if (notice) r.notice = notice;
   return r;
 }
 
-export function contextWindowFor(cfg: Config, info: ModelInfo | undefined, providerId: string): number {
+/**
+ * The active model's window: CHATCLI_CONTEXT_WINDOW, else settings, else what the provider reports
+ * (for Ollama capped to the num_ctx we send), else the cloud model table, else a conservative default
+ * (Ollama's own 8,192; 32,768 for unknown cloud models).
+ */
+export function contextWindowFor(cfg: Config, info: ModelInfo | undefined, providerId: string, model = info?.id ?? ""): number {
   const env = Number(cfg.env.CHATCLI_CONTEXT_WINDOW);
   if (Number.isFinite(env) && env > 0) return Math.floor(env);
   if (cfg.settings.contextWindow) return cfg.settings.contextWindow;
-  if (info?.contextWindow) return providerId === "OLLAMA" ? Math.min(info.contextWindow, 32_768) : info.contextWindow;
-  return DEFAULT_CONTEXT_WINDOW;
+  if (providerId === "OLLAMA") return info?.contextWindow ? Math.min(info.contextWindow, OLLAMA_DEFAULT_NUM_CTX_CAP) : DEFAULT_CONTEXT_WINDOW;
+  if (info?.contextWindow) return info.contextWindow;
+  return knownContextWindow(model) ?? CLOUD_DEFAULT_CONTEXT_WINDOW;
 }
 
 function failureFrom(err: unknown, ctx: { provider: string; model: string; baseUrl: string }): CliFailure {

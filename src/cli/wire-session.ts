@@ -1,11 +1,21 @@
 /**
- * Builds a Session for the chosen provider/model with the system prompt, tools and pipeline.
- * The one place (with main.ts) that knows every layer.
+ * Builds a Session for the chosen provider/model with the system prompt, tools, permission policy and the
+ * tool-result pipeline. The one place (with main.ts) that knows every layer. `dispose()` must run at exit
+ * (it removes the session workspace unless CHATCLI_AGENT_KEEP_TMPDIR=true).
  */
 import { platform } from "node:os";
 import type { Config } from "../config/load-config.ts";
 import { BootstrapLoader, basePrompt, composeSystemPrompt } from "../agent/prompt.ts";
 import { Session, type SessionOptions } from "../agent/session.ts";
+import { createToolHost } from "../agent/tool-host-impl.ts";
+import { parseToolCalls, formatToolCatalogForText, formatToolResultsForText } from "../agent/toolcall-parser.ts";
+import { sanitizeToolArgs } from "../agent/arg-sanitizer.ts";
+import { runResultPipeline } from "../agent/results/pipeline.ts";
+import { createBudgetState, saveOverflow } from "../agent/results/budget.ts";
+import { pipelineOptionsFromEnv } from "../agent/results/options.ts";
+import { createSessionWorkspace, type SessionWorkspace } from "../store/session-workspace.ts";
+import { createPathPolicy, parseExtraPaths } from "../tool/workspace.ts";
+import { createPermissionPolicy } from "../tool/permission.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
@@ -16,30 +26,90 @@ export interface WireOptions {
   permissionMode: PermissionMode;
   maxTurns?: number;
   interactive: boolean;
+  /** Headless: called when an `ask` could not be answered (no terminal). */
+  onUnansweredApproval?: (action: string, reason: string) => void;
 }
 
-export function wireSession(o: WireOptions): Session {
+export interface WiredSession {
+  session: Session;
+  workspace: SessionWorkspace | undefined;
+  dispose(): void;
+}
+
+export function wireSession(o: WireOptions): WiredSession {
   const { cfg, resolved } = o;
   const loader = new BootstrapLoader(cfg.projectRoot, cfg.home);
   const contextWindow = contextWindowFor(cfg, resolved.info, resolved.providerId);
+  let workspace: SessionWorkspace | undefined;
+  try {
+    workspace = createSessionWorkspace({ env: cfg.env });
+  } catch {
+    workspace = undefined; // large tool outputs then stay truncated in place; the session still works
+  }
+  const childEnv = { ...cfg.env, ...(workspace?.childEnv ?? {}) };
+  const paths = createPathPolicy({
+    projectRoot: cfg.projectRoot,
+    extraReadPaths: [...parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS), ...(workspace ? [workspace.root] : [])],
+    ...(workspace ? { extraWritePaths: [workspace.scratchDir] } : {}),
+  });
+  const policy = createPermissionPolicy({ homeDir: cfg.home, projectRoot: cfg.projectRoot, mode: o.permissionMode });
+  const tools = createToolHost({
+    projectRoot: cfg.projectRoot,
+    cwd: cfg.cwd,
+    paths,
+    policy,
+    env: childEnv,
+    ...(workspace ? { saveOverflow: (callId: string, text: string) => saveOverflow(workspace!, callId, text) } : {}),
+  });
+  const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
+  const budgetState = createBudgetState();
   const opts: SessionOptions = {
     sessionId: newSessionId(),
     providerId: resolved.providerId,
     model: resolved.model,
     provider: resolved.provider,
     cwd: cfg.cwd,
+    tools,
     nativeTools: resolved.info?.supportsTools ?? false,
+    textProtocol: {
+      parse: (text) => {
+        const r = parseToolCalls(text);
+        return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args })) };
+      },
+      formatResults: (results) => formatToolResultsForText(results),
+    },
+    sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
+    pipeline: async (history, ctx) => {
+      const r = runResultPipeline(history, { options: pipelineOptions, budgetState, toolResultsDir: workspace?.toolResultsDir });
+      if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
+      return { persistent: r.messages, outgoing: r.messages };
+    },
     contextWindow,
     permissionMode: o.permissionMode,
+    onPermissionModeChange: (mode) => policy.setMode(mode),
     maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
     earlyExitTurns: earlyExitFromEnv(cfg.env),
-    systemPrompt: ({ tools }) =>
+    systemPrompt: ({ tools: specs, nativeTools }) =>
       composeSystemPrompt({
-        base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: tools.length > 0 }),
+        base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0 }),
         bootstrap: loader.load(),
+        ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
       }),
   };
-  return new Session(opts);
+  if (!o.interactive) {
+    opts.autoApprove = (req) => {
+      o.onUnansweredApproval?.(req.action, req.reason);
+      return "deny";
+    };
+  }
+  const session = new Session(opts);
+  return {
+    session,
+    workspace,
+    dispose: () => {
+      workspace?.cleanup();
+    },
+  };
 }
 
 export function newSessionId(): string {

@@ -1,0 +1,66 @@
+/**
+ * Interactive-only helpers the TUI calls: the model/provider picker's list, model switching, and /stats.
+ */
+import type { Config } from "../config/load-config.ts";
+import type { ModelBinding } from "../agent/session.ts";
+import { discoverProviders } from "../llm/discovery.ts";
+import { createProvider, getProviderDefinition } from "../llm/registry.ts";
+import type { UsageTracker } from "../llm/usage.ts";
+import { formatTokens } from "../llm/usage.ts";
+import { contextWindowFor } from "./resolve-model.ts";
+import type { ModelInfo } from "../protocol/llm.ts";
+
+export interface ModelChoice {
+  provider: string;
+  model: string;
+  description?: string;
+}
+
+/** Models of every available provider (providers that fail to list are skipped). */
+export async function listModelChoices(cfg: Config): Promise<ModelChoice[]> {
+  const rows = (await discoverProviders(cfg.env)).filter((r) => r.available);
+  const lists = await Promise.all(
+    rows.map(async (r) => {
+      try {
+        const models = await createProvider(r.id, cfg.env).listModels(AbortSignal.timeout(5000));
+        const out = models.map((m) => ({ provider: r.id, model: m.id, description: r.displayName }));
+        if (!out.length && r.defaultModel) out.push({ provider: r.id, model: r.defaultModel, description: r.displayName });
+        return out;
+      } catch {
+        return r.defaultModel ? [{ provider: r.id, model: r.defaultModel, description: `${r.displayName} (default)` }] : [];
+      }
+    }),
+  );
+  return lists.flat();
+}
+
+export async function switchModel(cfg: Config, providerId: string, model: string): Promise<ModelBinding | string> {
+  const def = getProviderDefinition(providerId);
+  if (!def) return `Unknown provider "${providerId}". Run /provider to pick one.`;
+  let provider;
+  try {
+    provider = createProvider(def.id, cfg.env);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  const chosen = model || def.defaultModel;
+  if (!chosen) return `Choose a model for ${def.id}: /model ${def.id}:<name>`;
+  let info: ModelInfo | undefined;
+  try {
+    info = await provider.modelInfo(chosen, AbortSignal.timeout(10_000));
+  } catch (err) {
+    return `${def.id}: cannot use model "${chosen}": ${(err as Error).message}`;
+  }
+  return {
+    providerId: def.id,
+    model: chosen,
+    provider,
+    nativeTools: info?.supportsTools ?? def.capabilities.nativeTools,
+    contextWindow: contextWindowFor(cfg, info, def.id, chosen),
+  };
+}
+
+export function statsText(usage: UsageTracker, contextTokens: number, contextWindow: number): string {
+  const pct = contextWindow ? Math.round((contextTokens / contextWindow) * 100) : 0;
+  return `${usage.formatStats()}\nContext: ${formatTokens(contextTokens)} / ${formatTokens(contextWindow)} tokens (${pct}%)`;
+}
