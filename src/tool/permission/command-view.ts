@@ -31,6 +31,41 @@ export function programName(word: string): string {
   return slash >= 0 ? word.slice(slash + 1) : word;
 }
 
+/**
+ * Unwraps every command of a script. Also substitutes variables assigned earlier in the same script
+ * (`a=rm; $a -rf /`) and `$IFS` (`rm${IFS}-rf${IFS}/`) to get an extra view of each command.
+ */
+export function unwrapScript(script: ShellScript): Unwrapped[] {
+  const vars = new Map<string, string>();
+  return script.commands.map((c) => {
+    const u = unwrapSimple(c);
+    const alt = substituteVars(c.argv, vars);
+    if (alt) unwrapArgv(alt, [], 0, u);
+    if (c.argv.length === 0) {
+      for (const a of c.assignments) {
+        const eq = a.value.indexOf("=");
+        vars.set(a.value.slice(0, eq).replace(/\+$/, ""), a.value.slice(eq + 1));
+      }
+    }
+    return u;
+  });
+}
+
+function substituteVars(argv: string[], vars: ReadonlyMap<string, string>): string[] | undefined {
+  let changed = false;
+  const out = argv.flatMap((w) => {
+    if (!w.includes("$")) return [w];
+    const r = w.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a?: string, b?: string) => {
+      const name = a ?? b ?? "";
+      return name === "IFS" ? " " : (vars.get(name) ?? m);
+    });
+    if (r === w) return [w];
+    changed = true;
+    return r.split(/\s+/).filter(Boolean);
+  });
+  return changed ? out : undefined;
+}
+
 export function unwrapSimple(cmd: SimpleCommand): Unwrapped {
   const out: Unwrapped = { views: [], scripts: [], rough: [] };
   unwrapArgv(cmd.argv, [], 0, out);

@@ -5,7 +5,7 @@
  * do not hide anything. Returns a short reason, or undefined.
  */
 import type { ShellScript, SimpleCommand } from "../shell/shell-types.ts";
-import { SHELLS, unwrapArgv, unwrapSimple, type CommandView, type Unwrapped } from "./command-view.ts";
+import { SHELLS, unwrapArgv, unwrapScript, unwrapSimple, type CommandView, type Unwrapped } from "./command-view.ts";
 import { isCriticalPath, isDevicePath, isSystemWriteTarget } from "./paths.ts";
 
 export interface ThreatOptions {
@@ -26,11 +26,21 @@ export function findDangerous(script: ShellScript, opts: ThreatOptions = {}, dep
   for (const f of script.functions) {
     if (f.body.filter((c) => c.argv[0] === f.name).length >= 2) return `fork bomb (function '${f.name}' spawns itself)`;
   }
-  const unwrapped = script.commands.map((c) => unwrapSimple(c));
+  const unwrapped = unwrapScript(script);
   const fetchIdx = unwrapped.findIndex((u) => u.views.some((v) => DOWNLOADERS.has(v.name)));
+  // Where an earlier `cd` went, when that is a critical directory (`cd / && rm -rf *`).
+  let cwdCritical: string | undefined;
   for (let i = 0; i < script.commands.length; i++) {
     const cmd = script.commands[i] as SimpleCommand;
     const u = unwrapped[i] as Unwrapped;
+    for (const v of u.views) {
+      if (v.name === "cd" || v.name === "pushd") {
+        const target = operandsOf(v.args)[0] ?? "~";
+        cwdCritical = isCriticalPath(target, opts.userHome) ? target : target.startsWith("/") ? undefined : cwdCritical;
+      } else if (cwdCritical !== undefined && v.name === "rm" && hasFlag(v.args, "rR", "--recursive")) {
+        return `recursive delete inside ${cwdCritical}`;
+      }
+    }
     const redirect = dangerousRedirect(cmd);
     if (redirect) return redirect;
     if (script.features.has("pipe") && fetchIdx >= 0 && fetchIdx < i && u.views.some((v) => isStdinInterpreter(v))) {

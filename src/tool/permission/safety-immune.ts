@@ -3,7 +3,7 @@
  * cli/coder/safety_immunity.go). Only bypass mode skips the question. Same inputs as dangerous.ts.
  */
 import type { ShellScript } from "../shell/shell-types.ts";
-import { unwrapArgv, unwrapSimple, type CommandView, type Unwrapped } from "./command-view.ts";
+import { unwrapArgv, unwrapScript, type CommandView, type Unwrapped } from "./command-view.ts";
 import { hasFlag, operandsOf } from "./dangerous.ts";
 import { isSensitivePath, isSystemPath } from "./paths.ts";
 
@@ -13,12 +13,14 @@ const MAX_DEPTH = 6;
 
 export function findSafetyImmune(script: ShellScript, depth = 0): string | undefined {
   if (depth > MAX_DEPTH) return undefined;
-  for (const cmd of script.commands) {
-    for (const r of cmd.redirects) {
+  const unwrapped = unwrapScript(script);
+  for (let i = 0; i < script.commands.length; i++) {
+    for (const r of script.commands[i]?.redirects ?? []) {
       const s = isSensitivePath(r.target.value);
       if (s && WRITE_OPS.has(r.op)) return `write to ${s}`;
     }
-    const r = immuneInUnwrapped(unwrapSimple(cmd), depth);
+    const u = unwrapped[i];
+    const r = u ? immuneInUnwrapped(u, depth) : undefined;
     if (r) return r;
   }
   return undefined;
