@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { parseArgs, UsageError, type CliCommand } from "./cli/args.ts";
 import { modelsCommand } from "./cli/commands/models.ts";
 import { providersCommand } from "./cli/commands/providers.ts";
+import { listModelChoices, statsText, switchModel } from "./cli/interactive-commands.ts";
 import { authCommand } from "./cli/commands/auth.ts";
 import { registerOpenAiCompatibleFromSettings } from "./llm/providers/openai-compatible.ts";
 import { describeLlmError } from "./cli/describe-error.ts";
@@ -129,7 +130,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true });
   const session = wired.session;
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session);
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage);
   } finally {
     wired.dispose();
   }
@@ -141,6 +142,7 @@ async function runInteractive(
   logger: Logger,
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session.ts").Session,
+  usage: import("./llm/usage.ts").UsageTracker,
 ): Promise<number> {
   if (cmd.noTui || !process.stdout.isTTY) {
     const { runPlain } = await import("./ui/tui/plain-output.ts");
@@ -160,6 +162,11 @@ async function runInteractive(
     logFile: logger.file,
     displayMode: cfg.env.CHATCLI_CODER_UI === "compact" || cfg.settings.ui?.mode === "compact" ? "compact" : "full",
     contextWindow: session.contextWindow,
+    listModels: () => listModelChoices(cfg),
+    onSlashCommand: async (name) => {
+      if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
+      return `Unknown command /${name}. Type /help for the list.`;
+    },
   });
 }
 

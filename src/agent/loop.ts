@@ -38,7 +38,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
       deps.emit({ type: "error", message: result.error.message, error: result.error });
       // Keep whatever arrived: a partial answer is still useful, and calls get closed below.
     }
-    const { message, calls, displayText } = deps.finishAssistant(result.text, result.thinking, result.nativeCalls);
+    const { message, calls, displayText, feedback } = deps.finishAssistant(result.text, result.thinking, result.nativeCalls);
     if (message.content || message.toolCalls?.length || message.thinking) {
       deps.append(message);
       deps.emit({ type: "message.completed", messageId, message, ...(displayText !== message.content ? { displayText } : {}) });
@@ -46,6 +46,11 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
     if (result.error) {
       closeCalls(deps, calls, result.error.kind === "aborted" ? NOT_EXECUTED_RESULT : `[not executed: the model stream failed: ${result.error.message}]`, "not_executed");
       return { stopReason: result.error.kind === "aborted" ? "interrupted" : "error", usage, error: result.error };
+    }
+    if (calls.length === 0 && feedback && !result.error) {
+      deps.append({ role: "user", content: feedback, meta: { kind: "tool_feedback" } });
+      deps.emit({ type: "notice", level: "warn", text: "The model's tool call could not be read; asked it to resend." });
+      continue;
     }
     if (calls.length === 0) return { stopReason: result.stopReason, usage };
 

@@ -21,7 +21,7 @@ export interface RunDeps {
   /** Checkpoint, run the history pipeline and compose the request for the next model call. */
   buildRequest(signal: AbortSignal): Promise<LlmRequest>;
   /** Turn the streamed text/native calls into the assistant message and the calls to run. */
-  finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string };
+  finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string };
   append(message: Message): void;
   /** Native: one tool message per call. Text protocol: one feedback user message. */
   appendToolResults(results: Message[], batchId: string, calls: ToolCallRequest[]): void;

@@ -19,7 +19,7 @@ export const MAX_QUEUE = 10;
 
 export interface TextProtocol {
   /** Extract tool calls from the model's text; `text` is the prose left for display. */
-  parse(text: string): { calls: Array<{ name: string; args: Record<string, unknown> | undefined; argsError?: string }>; text: string };
+  parse(text: string): { calls: Array<{ name: string; args: Record<string, unknown> | undefined; argsError?: string }>; text: string; errors?: string[] };
   /** Build the feedback user message for a batch of results. */
   formatResults(results: Array<{ name: string; content: string; isError: boolean }>): string;
 }
@@ -51,6 +51,8 @@ export interface SessionOptions {
   autoApprove?: (req: { tool: string; action: string; reason: string }) => ApprovalAnswer | undefined;
   onPermissionModeChange?: (mode: PermissionMode) => void;
   onUsage?: (usage: Usage, purpose: Purpose, model: string) => void;
+  /** Session cost so far in USD (undefined when the model has no price), for turn.completed. */
+  costSoFar?: () => number | undefined;
   onCheckpoint?: (history: Message[]) => void;
   initialHistory?: Message[];
   /** Every change to the persistent history, for session files. */
@@ -326,6 +328,7 @@ export class Session implements SessionLike {
       totalUsage: { ...this.totals },
       contextTokens: this.contextTokens(),
       contextWindow: this.binding.contextWindow,
+      ...(this.opts.costSoFar?.() !== undefined ? { costUsd: this.opts.costSoFar() } : {}),
     });
   }
 
@@ -403,7 +406,7 @@ export class Session implements SessionLike {
     return `Reminder: the user's current request is: "${short}". Use the tools when they help; call independent tools together in one response; when the task is done, answer with a short final summary and no tool calls.`;
   }
 
-  private finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string } {
+  private finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string } {
     const message: AssistantMessage = { role: "assistant", content: text };
     if (thinking) message.thinking = thinking;
     const calls: ToolCallRequest[] = [];
@@ -419,6 +422,8 @@ export class Session implements SessionLike {
         if (c.argsError) req.argsError = c.argsError;
         calls.push(req);
       });
+      // A tool call the parser could not recover goes back to the model with what to fix.
+      if (!calls.length && parsed.errors?.length) return { message, calls, displayText, feedback: parsed.errors.join("\n") };
     }
     return { message, calls, displayText };
   }

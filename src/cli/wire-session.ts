@@ -17,6 +17,8 @@ import { createSessionWorkspace, type SessionWorkspace } from "../store/session-
 import { createPathPolicy, parseExtraPaths } from "../tool/workspace.ts";
 import { createPermissionPolicy } from "../tool/permission.ts";
 import type { PermissionMode } from "../protocol/events.ts";
+import { UsageTracker } from "../llm/usage.ts";
+import { switchModel } from "./interactive-commands.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
 
@@ -32,6 +34,7 @@ export interface WireOptions {
 
 export interface WiredSession {
   session: Session;
+  usage: UsageTracker;
   workspace: SessionWorkspace | undefined;
   dispose(): void;
 }
@@ -61,6 +64,8 @@ export function wireSession(o: WireOptions): WiredSession {
     env: childEnv,
     ...(workspace ? { saveOverflow: (callId: string, text: string) => saveOverflow(workspace!, callId, text) } : {}),
   });
+  const usage = new UsageTracker();
+  let session: Session | undefined;
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
   const budgetState = createBudgetState();
   const opts: SessionOptions = {
@@ -74,7 +79,7 @@ export function wireSession(o: WireOptions): WiredSession {
     textProtocol: {
       parse: (text) => {
         const r = parseToolCalls(text);
-        return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args })) };
+        return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args })), errors: r.errors };
       },
       formatResults: (results) => formatToolResultsForText(results),
     },
@@ -87,6 +92,11 @@ export function wireSession(o: WireOptions): WiredSession {
     contextWindow,
     permissionMode: o.permissionMode,
     onPermissionModeChange: (mode) => policy.setMode(mode),
+    onUsage: (u, purpose, model) => {
+      usage.record(purpose, session?.model.providerId ?? resolved.providerId, model, u);
+    },
+    costSoFar: () => usage.session().costUsd,
+    switchModel: (providerId, model) => switchModel(cfg, providerId, model),
     maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
     earlyExitTurns: earlyExitFromEnv(cfg.env),
     systemPrompt: ({ tools: specs, nativeTools }) =>
@@ -102,9 +112,10 @@ export function wireSession(o: WireOptions): WiredSession {
       return "deny";
     };
   }
-  const session = new Session(opts);
+  session = new Session(opts);
   return {
     session,
+    usage,
     workspace,
     dispose: () => {
       workspace?.cleanup();
