@@ -21,7 +21,7 @@ import type { PermissionMode } from "../protocol/events.ts";
 import { assertNever } from "../protocol/assert-never.ts";
 import { parseShell } from "./shell/parse-shell.ts";
 import type { ShellParseResult } from "./shell/shell-types.ts";
-import { unwrapArgv, unwrapSimple, type Unwrapped } from "./permission/command-view.ts";
+import { unwrapArgv, unwrapScript, unwrapSimple, type Unwrapped } from "./permission/command-view.ts";
 import { findDangerous, findDangerousRough } from "./permission/dangerous.ts";
 import { addRules, loadRules, projectPolicyPath, userPolicyPath, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
 import { readOnlyVerdict } from "./permission/read-only.ts";
@@ -59,6 +59,11 @@ export interface PermissionPolicyOptions {
   mode?: PermissionMode;
   /** The user's home directory, for `~` in rules and in dangerous-path checks. Default: os.homedir(). */
   userHome?: string;
+  /**
+   * Extra dangerous exec patterns (rule syntax without the `exec ` prefix, e.g. `terraform destroy*`), blocked like
+   * the built-in list; the caller reads them from CHATCLI_AGENT_DENYLIST.
+   */
+  denylist?: string[];
 }
 
 export interface PermissionPolicy {
@@ -90,7 +95,8 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   let mode: PermissionMode = opts.mode ?? "default";
   let rules = loadRules(userFile, projectFile);
 
-  const ctx = (): Ctx => ({ rules, mode, projectRoot, userHome });
+  const denylist = (opts.denylist ?? []).map((p) => p.trim()).filter(Boolean);
+  const ctx = (): Ctx => ({ rules, mode, projectRoot, userHome, denylist });
   const policy: PermissionPolicy = {
     get mode() {
       return mode;
@@ -127,9 +133,19 @@ interface Ctx {
   mode: PermissionMode;
   projectRoot: string;
   userHome: string;
+  denylist: string[];
 }
 
+/** Never throws: an internal failure denies (fail closed) with the error in the reason. */
 function decide(req: PermissionRequest, ctx: Ctx): PermissionDecision {
+  try {
+    return decideUnsafe(req, ctx);
+  } catch (e) {
+    return { action: "deny", reason: `the permission check failed (${e instanceof Error ? e.message : String(e)})`, source: "default" };
+  }
+}
+
+function decideUnsafe(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const kind = toolKind(req.tool);
   switch (kind) {
     case "exec":
@@ -156,7 +172,12 @@ function decideExec(req: PermissionRequest, ctx: Ctx): PermissionDecision {
       source: "dangerous",
     };
   }
-  const deny = longestRule(ctx.rules, "deny", (r) => execCandidates(parse).some((words) => execRuleMatches(r, words)));
+  const candidates = execCandidates(parse);
+  const listed = ctx.denylist.find((p) => candidates.some((words) => matchExecPattern(p, words)));
+  if (listed !== undefined) {
+    return { action: "deny", reason: `dangerous command blocked (matches denylist pattern "${listed}")`, source: "dangerous" };
+  }
+  const deny = longestRule(ctx.rules, "deny", (r) => candidates.some((words) => execRuleMatches(r, words)));
   if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
   if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
   const ro = readOnlyVerdict(parse);
@@ -241,10 +262,12 @@ function execCandidates(parse: ShellParseResult): string[][] {
     }
   };
   if (parse.ok) {
-    for (const c of parse.script.commands) {
+    const unwrapped = unwrapScript(parse.script);
+    parse.script.commands.forEach((c, i) => {
       out.push(c.argv);
-      collect(unwrapSimple(c), 0);
-    }
+      const w = unwrapped[i];
+      if (w) collect(w, 0);
+    });
   } else {
     for (const argv of parse.rough) unwrapArgv(argv, [], 0, u);
     out.push(...parse.rough);

@@ -293,6 +293,28 @@ describe("bad policy files", () => {
   });
 });
 
+test("denylist patterns are blocked like built-in dangerous commands, even in bypass", () => {
+  const p = createPermissionPolicy({ homeDir: home, projectRoot: project, userHome, mode: "bypass", denylist: ["terraform destroy*", " "] });
+  expect(p.decide(exec("cd infra && terraform destroy -auto-approve"))).toMatchObject({ action: "deny", source: "dangerous" });
+  expect(p.decide(exec("sudo terraform destroy"))).toMatchObject({ action: "deny", source: "dangerous" });
+  expect(p.decide(exec("terraform plan")).action).toBe("allow");
+});
+
+test("decide never throws on random input", () => {
+  const p = policy();
+  const alphabet = ["a", "rm", " ", "-rf", "/", ";", "&", "|", "(", ")", "{", "}", "'", '"', "`", "$", "$(", "${", "<", ">", "<<", "\\", "\n", "#", "=", "*", "~", "if", "then", "fi", "case", "in", "esac", ";;", "\\x", "$'", "\\U7FFFFFFF"];
+  let seed = 12345;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let i = 0; i < 3000; i++) {
+    let cmd = "";
+    const len = 1 + Math.floor(rand() * 12);
+    for (let j = 0; j < len; j++) cmd += alphabet[Math.floor(rand() * alphabet.length)];
+    const d = p.decide(exec(cmd));
+    expect(["allow", "ask", "deny"]).toContain(d.action);
+    expect(d.reason).not.toContain("permission check failed");
+  }
+});
+
 test("denialMessage tells the model not to retry", () => {
   const m = denialMessage("denied by rule \"exec rm\"");
   expect(m).toContain("denied by rule \"exec rm\"");

@@ -18,7 +18,7 @@ const INTERPRETERS = new Set([
   ...SHELLS, "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "bun", "deno", "php", "lua", "Rscript", "osascript",
 ]);
 const EVALUATORS = new Set(["eval", "source", "."]);
-const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const MAX_DEPTH = 6;
 
 export function findDangerous(script: ShellScript, opts: ThreatOptions = {}, depth = 0): string | undefined {
@@ -149,8 +149,16 @@ function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined 
     }
     case "mv": {
       const t = operands.slice(0, -1).find((o) => isCriticalPath(o, opts.userHome));
-      return t !== undefined ? `mv of ${t}` : undefined;
+      if (t !== undefined) return `mv of ${t}`;
+      return systemDestination(operands.slice(-1));
     }
+    case "cp":
+    case "install":
+    case "ln":
+      return systemDestination(operands.slice(-1));
+    case "tee":
+    case "truncate":
+      return systemDestination(operands);
     case "find": {
       const start: string[] = [];
       for (const a of args) {
@@ -190,6 +198,11 @@ function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined 
     default:
       return undefined;
   }
+}
+
+function systemDestination(targets: string[]): string | undefined {
+  const t = targets.find((o) => isSystemWriteTarget(o) || isDevicePath(o));
+  return t !== undefined ? `write to system file ${t}` : undefined;
 }
 
 /** Non-option arguments (everything after `--` counts as an operand). */

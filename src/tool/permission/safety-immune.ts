@@ -7,7 +7,7 @@ import { unwrapArgv, unwrapScript, type CommandView, type Unwrapped } from "./co
 import { hasFlag, operandsOf } from "./dangerous.ts";
 import { isSensitivePath, isSystemPath } from "./paths.ts";
 
-const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const SQL = ["drop database", "drop table", "drop schema", "truncate table"];
 const MAX_DEPTH = 6;
 
