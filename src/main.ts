@@ -19,7 +19,9 @@ import { detectLang, setLang } from "./i18n/i18n.ts";
 import { t } from "./i18n/i18n.ts";
 import { runHeadless } from "./ui/headless/run-headless.ts";
 import { Logger } from "./util/logger.ts";
-import { versionString } from "./version.ts";
+import { PolicyFileError } from "./tool/permission.ts";
+import { VERSION, versionString } from "./version.ts";
+import { updateCommand } from "./cli/commands/update.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
@@ -63,8 +65,9 @@ export async function main(argv: string[]): Promise<number> {
         return await providersCommand(cfg, cmd.json, process.stdout);
       case "auth":
         return await authCommand(cfg, cmd.action, cmd.provider, process.stdout);
-      case "sessions":
       case "update":
+        return await updateCommand({ env: process.env, currentVersion: VERSION, execPath: process.execPath, check: cmd.check, version: cmd.version, fetch, out: process.stdout, err: process.stderr });
+      case "sessions":
         process.stderr.write(`chatcli: "${cmd.kind}" is not available in this build yet.\n`);
         return 1;
     }
@@ -73,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`chatcli: ${err.message}\n`);
       return err.exitCode;
     }
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof PolicyFileError) {
       process.stderr.write(`chatcli: ${err.message}\n`);
       return 2;
     }

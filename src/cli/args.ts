@@ -87,7 +87,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
       },
     )
     .command("update", "Update chatcli to the newest release", (y) =>
-      y.option("check", { type: "boolean", default: false, describe: "Only check, do not install" }).option("version", { type: "string", describe: "Install this version" }),
+      y.version(false).option("check", { type: "boolean", default: false, describe: "Only check, do not install" }).option("version", { type: "string", describe: "Install this version" }),
       (a) => {
         result = { kind: "update", flags: common(a), check: Boolean(a.check), ...(typeof a.version === "string" ? { version: a.version } : {}) };
       },
