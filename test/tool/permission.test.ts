@@ -77,9 +77,12 @@ describe("rules and precedence", () => {
       rules: [
         { pattern: "exec npm test*", action: "allow" },
         { pattern: "exec make build", action: "allow" },
+        { pattern: `exec git commit -m "work in progress"`, action: "allow" },
       ],
     });
     const p = policy();
+    expect(p.decide(exec("git commit -m 'work in progress'")).action).toBe("allow");
+    expect(p.decide(exec("git commit -m work")).action).toBe("ask");
     expect(p.decide(exec("npm test"))).toMatchObject({ action: "allow", rule: "exec npm test*" });
     expect(p.decide(exec("npm test:unit --watch")).action).toBe("allow");
     expect(p.decide(exec("make build -j4")).action).toBe("allow");

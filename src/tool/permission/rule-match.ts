@@ -7,9 +7,12 @@
  * - exec: the argument is matched against one simple command's words joined by single spaces. `*` matches
  *   anything (spaces included). Without a trailing `*` it is a word-boundary prefix: `exec git status` matches
  *   `git status --short` but not `git statusx`.
+ *   The argument is read with shell quoting, so `exec git commit -m "wip"` matches the words git, commit, -m, wip.
+ * Glob character classes (`[abc]`) are not supported: brackets match themselves.
  * Specificity is the length of the normalized pattern: the longest matching rule wins.
  */
 import { posix } from "node:path";
+import { parseShell } from "../shell/parse-shell.ts";
 
 export interface ParsedPattern {
   /** Normalized pattern text (trimmed, single spaces, seed prefix `@coder ` removed). */
@@ -32,10 +35,22 @@ export function parsePattern(raw: string): ParsedPattern {
 }
 
 export function matchExecPattern(arg: string, words: string[]): boolean {
-  const text = words.join(" ");
+  return execPatternRegex(arg).test(words.join(" "));
+}
+
+const execRegexCache = new Map<string, RegExp>();
+
+function execPatternRegex(raw: string): RegExp {
+  const cached = execRegexCache.get(raw);
+  if (cached) return cached;
+  const parsed = parseShell(raw);
+  const single = parsed.ok && parsed.script.commands.length === 1 && parsed.script.features.size === 0 ? parsed.script.commands[0] : undefined;
+  const arg = single && single.assignments.length === 0 ? single.argv.join(" ") : raw;
   const body = arg.split("*").map(escapeRegex).join(".*");
   const re = arg.endsWith("*") ? new RegExp(`^${body}$`, "s") : new RegExp(`^${body}(?: .*)?$`, "s");
-  return re.test(text);
+  if (execRegexCache.size > 1000) execRegexCache.clear();
+  execRegexCache.set(raw, re);
+  return re;
 }
 
 /**

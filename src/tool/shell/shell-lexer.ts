@@ -4,11 +4,11 @@
  * nested `case` never ends the substitution early. Every malformed input throws ShellSyntaxError: callers treat
  * it as "cannot tell what this runs".
  */
+import { decodeAnsiC } from "./ansi-c-quote.ts";
+import { ShellSyntaxError } from "./shell-syntax-error.ts";
 import type { Redirection, RedirectOp, ShellScript, ShellWord } from "./shell-types.ts";
 
-export class ShellSyntaxError extends Error {
-  override name = "ShellSyntaxError";
-}
+export { ShellSyntaxError };
 
 export type OpToken = ";" | "\n" | "&" | "&&" | "||" | "|" | "|&" | "(" | ")" | ";;" | ";&" | ";;&";
 
@@ -345,49 +345,11 @@ export class ShellLexer {
     this.pos = i;
   }
 
-  /** Body of `$'…'` (pos just after the quote); decodes the C escapes that could hide a command name. */
+  /** Body of `$'…'` (pos just after the quote). */
   private ansiC(): string {
-    const s = this.src;
-    let out = "";
-    for (;;) {
-      const c = s[this.pos];
-      if (c === undefined) throw new ShellSyntaxError("unterminated $'");
-      if (c === "'") {
-        this.pos++;
-        return out;
-      }
-      if (c !== "\\") {
-        out += c;
-        this.pos++;
-        continue;
-      }
-      const e = s[this.pos + 1];
-      if (e === undefined) throw new ShellSyntaxError("unterminated $'");
-      const simple: Record<string, string> = {
-        n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v",
-        "\\": "\\", "'": "'", '"': '"', "?": "?",
-      };
-      const mapped = simple[e];
-      if (mapped !== undefined) {
-        out += mapped;
-        this.pos += 2;
-      } else if (e === "x" || e === "u" || e === "U") {
-        const max = e === "x" ? 2 : e === "u" ? 4 : 8;
-        let j = this.pos + 2;
-        while (j < this.pos + 2 + max && /[0-9a-fA-F]/.test(s[j] ?? "")) j++;
-        const hex = s.slice(this.pos + 2, j);
-        out += hex ? String.fromCodePoint(Number.parseInt(hex, 16)) : "\\" + e;
-        this.pos = j;
-      } else if (/[0-7]/.test(e)) {
-        let j = this.pos + 1;
-        while (j < this.pos + 4 && /[0-7]/.test(s[j] ?? "")) j++;
-        out += String.fromCharCode(Number.parseInt(s.slice(this.pos + 1, j), 8));
-        this.pos = j;
-      } else {
-        out += "\\" + e;
-        this.pos += 2;
-      }
-    }
+    const { value, end } = decodeAnsiC(this.src, this.pos);
+    this.pos = end;
+    return value;
   }
 
   /** At a newline: consume the bodies of heredocs opened on the line just ended. */
