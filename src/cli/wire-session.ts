@@ -4,6 +4,7 @@
  * (it removes the session workspace unless CHATCLI_AGENT_KEEP_TMPDIR=true).
  */
 import { platform } from "node:os";
+import { join } from "node:path";
 import type { Config } from "../config/load-config.ts";
 import { BootstrapLoader, basePrompt, composeSystemPrompt } from "../agent/prompt.ts";
 import { Session, type SessionOptions } from "../agent/session.ts";
@@ -18,6 +19,8 @@ import { createPathPolicy, parseExtraPaths } from "../tool/workspace.ts";
 import { createPermissionPolicy } from "../tool/permission.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import { UsageTracker } from "../llm/usage.ts";
+import { summarizerFromConfig, type ToolUseSummarizer } from "../agent/summaries.ts";
+import { Logger } from "../util/logger.ts";
 import { switchModel } from "./interactive-commands.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
@@ -30,11 +33,15 @@ export interface WireOptions {
   interactive: boolean;
   /** Headless: called when an `ask` could not be answered (no terminal). */
   onUnansweredApproval?: (action: string, reason: string) => void;
+  /** Tool-use summaries (issue 9); false skips them (headless text/json, where nothing shows them). */
+  summaries?: boolean;
 }
 
 export interface WiredSession {
   session: Session;
   usage: UsageTracker;
+  /** The tool-use labeller, when enabled and a fast model is configured; `whenIdle()` before printing results. */
+  summaries: ToolUseSummarizer | undefined;
   workspace: SessionWorkspace | undefined;
   dispose(): void;
 }
@@ -55,7 +62,13 @@ export function wireSession(o: WireOptions): WiredSession {
     extraReadPaths: [...parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS), ...(workspace ? [workspace.root] : [])],
     ...(workspace ? { extraWritePaths: [workspace.scratchDir] } : {}),
   });
-  const policy = createPermissionPolicy({ homeDir: cfg.home, projectRoot: cfg.projectRoot, mode: o.permissionMode });
+  const policy = createPermissionPolicy({
+    homeDir: cfg.home,
+    projectRoot: cfg.projectRoot,
+    mode: o.permissionMode,
+    ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
+    denylist: (cfg.env.CHATCLI_AGENT_DENYLIST ?? "").split(/[,;\n]/),
+  });
   const tools = createToolHost({
     projectRoot: cfg.projectRoot,
     cwd: cfg.cwd,
@@ -112,12 +125,16 @@ export function wireSession(o: WireOptions): WiredSession {
       return "deny";
     };
   }
+  const summaries = o.summaries === false ? undefined : wireSummaries(cfg, usage, (e) => session?.publish(e));
+  if (summaries) opts.onBatchCompleted = (b) => summaries.onBatchCompleted(b);
   session = new Session(opts);
   return {
     session,
     usage,
+    summaries,
     workspace,
     dispose: () => {
+      summaries?.close();
       workspace?.cleanup();
     },
   };
@@ -140,4 +157,18 @@ export function earlyExitFromEnv(env: Record<string, string | undefined>): numbe
   const v = Number(env.CHATCLI_AGENT_EARLY_EXIT_TURNS);
   if (!Number.isFinite(v) || v <= 0) return 3;
   return Math.max(2, Math.min(10, Math.floor(v)));
+}
+
+/** The fast-model labeller (never the main model); its tokens are recorded under the purpose tool_use_summary. */
+function wireSummaries(cfg: Config, usage: UsageTracker, publish: (e: import("../protocol/events.ts").AgentEvent) => void): ToolUseSummarizer | undefined {
+  const logger = new Logger(join(cfg.home, "logs"));
+  const r = summarizerFromConfig({
+    env: cfg.env,
+    settings: cfg.settings,
+    publish,
+    onUsage: (u, purpose, model, providerId) => usage.record(purpose, providerId, model, u),
+    log: (m) => logger.info(m),
+  });
+  if (!r.summarizer && r.reason !== "no fastModel configured" && r.reason !== "disabled") logger.warn(`tool-use summaries off: ${r.reason}`);
+  return r.summarizer;
 }
