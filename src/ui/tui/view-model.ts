@@ -9,7 +9,7 @@
 import type { AgentEvent, PermissionMode } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
-import { splitFinishedBlocks } from "./markdown-blocks.ts";
+import { FRESH_SCAN, scanFinishedBlocks, type BlockScan } from "./markdown-blocks.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -37,6 +37,8 @@ export interface LiveState {
   committedChars: number;
   /** The uncommitted tail of the answer being streamed. */
   tail: string;
+  /** Where the block splitter stopped in `tail` (valid while scan.tailLength === tail.length). */
+  scan?: BlockScan;
   thinking: string;
   tools: { batchId: string; calls: ToolCallView[] } | null;
 }
@@ -282,11 +284,17 @@ function onDelta(state: ViewState, e: Extract<AgentEvent, { type: "message.delta
   }
   let thinking = s.live.thinking + (e.thinking ?? "");
   let items = s.items;
-  // The partial is authoritative; only the uncommitted part is scanned.
-  const uncommitted = e.partial.slice(s.live.committedChars);
-  const { finished, rest } = splitFinishedBlocks(uncommitted);
+  // The partial is authoritative; only the uncommitted part is scanned. When the delta extends the tail exactly
+  // (the normal case) the tail is extended instead: slicing a `+=`-built partial flattens the whole answer per
+  // chunk, and the splitter resumes where it stopped instead of re-scanning the tail.
+  const prevTail = s.live.tail;
+  const delta = e.text ?? "";
+  const extends_ = s.live.committedChars + prevTail.length + delta.length === e.partial.length;
+  const uncommitted = extends_ ? prevTail + delta : e.partial.slice(s.live.committedChars);
+  const from = extends_ && s.live.scan?.tailLength === prevTail.length ? s.live.scan : FRESH_SCAN;
+  const { finished, rest, scan } = scanFinishedBlocks(uncommitted, from);
   let committedChars = s.live.committedChars;
-  if (uncommitted.trim() && thinking) {
+  if (thinking && /\S/.test(uncommitted)) {
     items = [...items, { kind: "thinking", text: thinking }];
     thinking = "";
   }
@@ -297,7 +305,7 @@ function onDelta(state: ViewState, e: Extract<AgentEvent, { type: "message.delta
       if (b.trim()) items.push({ kind: "markdown", text: b.trim() });
     }
   }
-  return { ...s, items, live: { ...s.live, tail: rest, thinking, committedChars } };
+  return { ...s, items, live: { ...s.live, tail: rest, scan, thinking, committedChars } };
 }
 
 function commitText(s: ViewState): ViewState {
