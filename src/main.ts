@@ -102,6 +102,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode,
     ...(cmd.maxTurns ? { maxTurns: cmd.maxTurns } : {}),
     interactive: false,
+    summaries: cmd.outputFormat === "stream-json",
     onUnansweredApproval: (action) => {
       denied.push(action);
       if (cmd.outputFormat === "text") process.stderr.write(`chatcli: permission needed for "${action}": denied (no terminal to ask; use --permission-mode accept-edits or bypass to allow)
@@ -119,6 +120,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     stdout: process.stdout,
     stderr: process.stderr,
     startedAt,
+    afterIdle: async () => wired.summaries?.whenIdle(),
     describeError: (e) => (e.error ? describeLlmError(e.error, { provider: resolved.providerId, model: resolved.model, baseUrl: resolved.baseUrl }) : e.message),
   });
   process.off("SIGINT", onSigint);

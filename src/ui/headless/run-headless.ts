@@ -21,6 +21,8 @@ export interface HeadlessOptions {
   stderr: { write(s: string): unknown };
   describeError: (e: Extract<AgentEvent, { type: "error" }>) => string;
   startedAt: number;
+  /** stream-json: awaited after the run, before unsubscribing, so late events (tool-use summaries) are printed. */
+  afterIdle?: () => Promise<void>;
 }
 
 export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
@@ -94,6 +96,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   o.session.start();
   o.session.submit({ type: "user_input", text: o.prompt });
   await o.session.idle();
+  if (o.format === "stream-json" && o.afterIdle) await o.afterIdle().catch(() => undefined);
   unsubscribe();
   if (!finalText && current) finalText = current;
 
