@@ -1,0 +1,193 @@
+/**
+ * One session file: append-only JSONL, a record per line. Each record is written with one write of the whole
+ * line followed by fsync, so a crash or `kill -9` loses at most the line being written. Loading never fails on
+ * content: a torn last line or a corrupted line in the middle is skipped with a warning.
+ * Files are created 0600 in a 0700 directory.
+ */
+import { chmodSync, closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import type { AgentEvent } from "../protocol/events.ts";
+import type { Message } from "../protocol/message.ts";
+import { SESSION_RECORD_VERSION, sessionRecordSchema, viewEventOf, type MetaRecord, type RecordInput, type SessionRecord } from "./session-records.ts";
+import type { Redactor } from "./redact.ts";
+
+export const SESSION_EXT = ".jsonl";
+
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+export class SessionFileWriter {
+  private fd: number | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly redact: Redactor,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.fd !== undefined;
+  }
+
+  /** Opens (creating if needed) for appending. A torn last line left by a crash is closed with a newline first. */
+  open(): void {
+    if (this.fd !== undefined) return;
+    ensurePrivateDir(dirname(this.path));
+    const fd = openSync(this.path, "a+", 0o600);
+    try {
+      chmodSync(this.path, 0o600);
+      const size = fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) writeAll(fd, Buffer.from("\n"));
+      }
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    this.fd = fd;
+  }
+
+  append(rec: RecordInput): void {
+    if (this.fd === undefined) this.open();
+    const line = this.redact(JSON.stringify({ v: SESSION_RECORD_VERSION, ts: this.now(), ...rec }));
+    writeAll(this.fd!, Buffer.from(`${line}\n`));
+    fsyncSync(this.fd!);
+  }
+
+  /** Copies an already serialized (and redacted) record line, e.g. when forking a session. */
+  appendRawLine(line: string): void {
+    if (this.fd === undefined) this.open();
+    writeAll(this.fd!, Buffer.from(`${line.replace(/\n+$/, "")}\n`));
+    fsyncSync(this.fd!);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } finally {
+      this.fd = undefined;
+    }
+  }
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+}
+
+export interface LoadedSession {
+  file: string;
+  meta: MetaRecord;
+  /** The history rebuilt by replaying message and replace records. */
+  history: Message[];
+  /** Events of note (compaction, checkpoints, tool-use summaries, model switches), in order. */
+  events: SessionRecord[];
+  /** Everything the TUI reducer needs to redraw the transcript, in order. */
+  viewEvents: AgentEvent[];
+  /** The model in use at the end (after switches). */
+  lastModel: { provider: string; model: string };
+  messageCount: number;
+  warnings: string[];
+}
+
+/** Reads and replays a session file. Throws only when the file cannot be read at all. */
+export function loadSession(file: string): LoadedSession {
+  const text = readFileSync(file, "utf8");
+  return parseSession(file, text);
+}
+
+export function parseSession(file: string, text: string): LoadedSession {
+  const warnings: string[] = [];
+  const lines = text.split("\n");
+  const endsClean = text.endsWith("\n") || text === "";
+  if (endsClean) lines.pop();
+  let meta: MetaRecord | undefined;
+  let history: Message[] = [];
+  let lastReplace: Message[] = [];
+  const events: SessionRecord[] = [];
+  const viewEvents: AgentEvent[] = [];
+  let newer = 0;
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    const isLast = i === lines.length - 1 && !endsClean;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      warnings.push(isLast ? `${basename(file)}: skipped a torn last line (the process was interrupted while writing it)` : `${basename(file)}: line ${i + 1} is corrupted and was skipped`);
+      return;
+    }
+    const v = raw && typeof raw === "object" ? (raw as { v?: unknown }).v : undefined;
+    if (typeof v === "number" && v > SESSION_RECORD_VERSION) {
+      newer++;
+      return;
+    }
+    const parsed = sessionRecordSchema.safeParse(raw);
+    if (!parsed.success) {
+      warnings.push(`${basename(file)}: line ${i + 1} is not a valid session record and was skipped`);
+      return;
+    }
+    const r = parsed.data;
+    switch (r.type) {
+      case "meta":
+        meta ??= r;
+        return;
+      case "message":
+        history.push(r.message);
+        return;
+      case "replace":
+        history = [...r.messages];
+        lastReplace = r.messages;
+        return;
+      case "view":
+        viewEvents.push(r.event.type === "history.replaced" ? { type: "history.replaced", messages: lastReplace } : r.event);
+        return;
+      default:
+        events.push(r);
+        viewEvents.push(viewEventOf(r)!);
+    }
+  });
+  if (newer) warnings.push(`${basename(file)}: ${newer} record(s) written by a newer chatcli were skipped`);
+  const resolvedMeta = meta ?? fallbackMeta(file, history);
+  if (!meta) warnings.push(`${basename(file)}: no metadata record; using defaults`);
+  let lastModel = { provider: resolvedMeta.provider, model: resolvedMeta.model };
+  for (const e of events) if (e.type === "model_switch") lastModel = { provider: e.provider, model: e.model };
+  return {
+    file,
+    meta: resolvedMeta,
+    history,
+    events,
+    viewEvents,
+    lastModel,
+    messageCount: history.filter((m) => m.role !== "system").length,
+    warnings,
+  };
+}
+
+function fallbackMeta(file: string, history: Message[]): MetaRecord {
+  const first = history.find((m) => m.role === "user");
+  return {
+    v: SESSION_RECORD_VERSION,
+    ts: 0,
+    type: "meta",
+    id: basename(file, SESSION_EXT),
+    title: first ? titleOf(first.content) : "",
+    cwd: "",
+    projectRoot: "",
+    provider: "",
+    model: "",
+    createdAt: 0,
+  };
+}
+
+/** A session title: the first user message, whitespace collapsed to one line, at most 80 characters. */
+export function titleOf(text: string, max = 80): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  const chars = [...one];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : one;
+}

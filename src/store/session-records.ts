@@ -1,0 +1,76 @@
+/**
+ * The session file format: one JSON record per line, each carrying `v` (the record schema version) and `type`.
+ * Readers skip records with a newer `v` (with a warning) instead of failing, so old builds can still list and
+ * resume most of a file written by a newer one. Additive changes (new optional fields, new record types that
+ * old readers skip) keep `v`; anything that changes the meaning of an existing field bumps it.
+ *
+ * Records:
+ * - `meta`: written once, first line. `title` is the first user message on one line.
+ * - `message`: one appended history message.
+ * - `replace`: the whole history replaced (compaction, rewind, clear, pipeline repair, load).
+ * - `compaction` / `checkpoint` / `tool_use_summary` / `model_switch`: events of note.
+ * - `view`: the other AgentEvents the TUI reducer draws from (turns, answers, tools, notices), so a resumed
+ *   session is rendered by the same reducer exactly as it was. Streaming deltas are coalesced into one delta
+ *   per message (the markdown splitter is prefix-stable, so the result is the same).
+ */
+import { z } from "zod";
+import { agentEventSchema, type AgentEvent } from "../protocol/events.ts";
+import { messageSchema } from "../protocol/message.ts";
+
+export const SESSION_RECORD_VERSION = 1;
+
+const base = { v: z.number().int().positive(), ts: z.number() };
+
+export const metaRecordSchema = z.object({
+  ...base,
+  type: z.literal("meta"),
+  id: z.string().min(1),
+  title: z.string(),
+  cwd: z.string(),
+  projectRoot: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  createdAt: z.number(),
+  /** Set when the session was forked from, or imported into, another. */
+  forkedFrom: z.string().optional(),
+  importedFrom: z.string().optional(),
+});
+
+type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+const eventSchemaOf = <T extends AgentEvent["type"]>(t: T) =>
+  agentEventSchema.options.find((o) => o.shape.type.value === t) as unknown as z.ZodType<EventOf<T>>;
+
+export const sessionRecordSchema = z.discriminatedUnion("type", [
+  metaRecordSchema,
+  z.object({ ...base, type: z.literal("message"), message: messageSchema }),
+  z.object({ ...base, type: z.literal("replace"), reason: z.string(), messages: z.array(messageSchema) }),
+  z.object({ ...base, type: z.literal("compaction"), event: eventSchemaOf("compaction") }),
+  z.object({ ...base, type: z.literal("checkpoint"), event: eventSchemaOf("checkpoint.saved") }),
+  z.object({ ...base, type: z.literal("tool_use_summary"), batchId: z.string(), label: z.string(), callIds: z.array(z.string()) }),
+  z.object({ ...base, type: z.literal("model_switch"), provider: z.string(), model: z.string() }),
+  /** `history.replaced` is stored without its messages: they are those of the `replace` record just before. */
+  z.object({ ...base, type: z.literal("view"), event: agentEventSchema }),
+]);
+
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;
+export type MetaRecord = z.infer<typeof metaRecordSchema>;
+/** A record as the writer takes it (version and timestamp are added on write). */
+export type RecordInput = SessionRecord extends infer R ? (R extends SessionRecord ? Omit<R, "v" | "ts"> : never) : never;
+
+/** The AgentEvent a note/view record stands for in the reducer replay, or undefined for history records. */
+export function viewEventOf(r: SessionRecord): AgentEvent | undefined {
+  switch (r.type) {
+    case "meta":
+    case "message":
+    case "replace":
+      return undefined;
+    case "compaction":
+    case "checkpoint":
+    case "view":
+      return r.event;
+    case "tool_use_summary":
+      return { type: "tool_use_summary", batchId: r.batchId, label: r.label, callIds: r.callIds };
+    case "model_switch":
+      return { type: "model.changed", provider: r.provider, model: r.model };
+  }
+}
