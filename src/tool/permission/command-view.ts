@@ -5,6 +5,7 @@
  * basename; nested scripts come back parsed (or as rough splits when unparseable).
  */
 import { parseShell } from "../shell/parse-shell.ts";
+import { roughSplit } from "../shell/rough-split.ts";
 import type { ShellScript, SimpleCommand } from "../shell/shell-types.ts";
 
 export interface CommandView {
@@ -24,6 +25,14 @@ export interface Unwrapped {
 }
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox-sh"]);
+/** Interpreters and the flags that take inline code (`python -c`, `node -e`, `php -r`). */
+const INLINE_CODE: Readonly<Record<string, ReadonlySet<string>>> = {
+  python: new Set(["-c"]), python2: new Set(["-c"]), python3: new Set(["-c"]),
+  node: new Set(["-e", "--eval", "-p", "--print"]), nodejs: new Set(["-e", "--eval", "-p", "--print"]),
+  bun: new Set(["-e", "--eval", "-p", "--print"]), deno: new Set(["eval"]),
+  perl: new Set(["-e", "-E"]), ruby: new Set(["-e"]), php: new Set(["-r"]), lua: new Set(["-e"]),
+};
+const MAX_BRACE_WORDS = 64;
 const MAX_DEPTH = 6;
 
 export function programName(word: string): string {
@@ -39,8 +48,10 @@ export function unwrapScript(script: ShellScript): Unwrapped[] {
   const vars = new Map<string, string>();
   return script.commands.map((c) => {
     const u = unwrapSimple(c);
-    const alt = substituteVars(c.argv, vars);
-    if (alt) unwrapArgv(alt, [], 0, u);
+    const substituted = substituteVars(c.argv, vars);
+    if (substituted) unwrapArgv(substituted, [], 0, u);
+    const braced = expandArgvBraces(substituted ?? c.argv);
+    if (braced) unwrapArgv(braced, [], 0, u);
     if (c.argv.length === 0) {
       for (const a of c.assignments) {
         const eq = a.value.indexOf("=");
@@ -49,6 +60,41 @@ export function unwrapScript(script: ShellScript): Unwrapped[] {
     }
     return u;
   });
+}
+
+/** `rm -rf /{bin,etc}` → `rm -rf /bin /etc` (quoting is not tracked per character: may over-expand). */
+function expandArgvBraces(argv: string[]): string[] | undefined {
+  if (!argv.some((w) => w.includes("{") && w.includes(","))) return undefined;
+  const out = argv.flatMap((w) => expandBraces(w, 0));
+  return out.length === argv.length && out.every((w, i) => w === argv[i]) ? undefined : out;
+}
+
+export function expandBraces(word: string, depth: number): string[] {
+  if (depth > 4) return [word];
+  let open = -1;
+  let level = 0;
+  const commas: number[] = [];
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i];
+    if (c === "{") {
+      if (level === 0) {
+        open = i;
+        commas.length = 0;
+      }
+      level++;
+    } else if (c === "}" && level > 0) {
+      level--;
+      if (level === 0 && commas.length > 0) {
+        const pre = word.slice(0, open);
+        const post = word.slice(i + 1);
+        const bounds = [open, ...commas, i];
+        const parts = bounds.slice(0, -1).map((b, k) => word.slice(b + 1, bounds[k + 1]));
+        const out = parts.flatMap((p) => expandBraces(pre + p + post, depth + 1));
+        return out.slice(0, MAX_BRACE_WORDS);
+      }
+    } else if (c === "," && level === 1) commas.push(i);
+  }
+  return [word];
 }
 
 function substituteVars(argv: string[], vars: ReadonlyMap<string, string>): string[] | undefined {
@@ -136,6 +182,19 @@ export function unwrapArgv(argv: string[], via: string[], depth: number, out: Un
       return shellDashC(args, depth, out);
     default:
       if (SHELLS.has(name)) shellDashC(args, depth, out);
+      else if (INLINE_CODE[name]) inlineCode(args, INLINE_CODE[name], out);
+  }
+}
+
+/**
+ * `python -c "import os; os.system('rm -rf /')"`: the code is not shell, but its rough split still exposes the
+ * command strings it embeds to the blocklists (never used to decide that something is safe).
+ */
+function inlineCode(args: string[], flags: ReadonlySet<string>, out: Unwrapped): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const code = flags.has(a) ? args[i + 1] : [...flags].find((f) => f.length === 2 && a.startsWith(f) && a.length > 2) ? a.slice(2) : undefined;
+    if (code !== undefined) out.rough.push(...roughSplit(code));
   }
 }
 

@@ -32,9 +32,36 @@ export function isCriticalPath(word: string, userHome?: string): boolean {
     if (p === before) break;
   }
   if (p === "" || p === HOME_SENTINEL || SYSTEM_DIRS.has(p)) return true;
+  // A glob that can match a critical directory: `/b*`, `/?tc`, `/[eu]*`.
+  if (/[*?[]/.test(p)) {
+    const re = segmentGlob(p);
+    if ([...SYSTEM_DIRS].some((d) => re.test(d)) || re.test(HOME_SENTINEL)) return true;
+  }
   // A user's home directory: /home/name, /Users/name.
   const parts = p.split("/").filter(Boolean);
   return parts.length === 2 && (parts[0] === "home" || parts[0] === "Users");
+}
+
+function segmentGlob(glob: string): RegExp {
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] as string;
+    if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if (c === "[") {
+      const end = glob.indexOf("]", i + 1);
+      if (end < 0) out += "\\[";
+      else {
+        out += "[" + glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\") + "]";
+        i = end;
+      }
+    } else out += c.replace(/[.+^${}()|\\/]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${out}$`);
+  } catch {
+    return /$^/; // an invalid class like [z-a] matches nothing, as in the shell
+  }
 }
 
 const HARMLESS_DEVICES = new Set([
