@@ -2,12 +2,16 @@
  * Builds the native executable with `bun build --compile`.
  *   bun scripts/build.ts            → dist/chatcli for this machine
  *   bun scripts/build.ts --release  → dist/chatcli-<os>-<arch>[.exe] for every target + dist/SHA256SUMS + dist/manifest.json
+ *       [--targets=linux-x64,…]      only these targets (CI builds one per native runner)
+ *       [--tag=v1.2.3]               refuse unless package.json's version is 1.2.3 (the pushed tag)
+ *   bun scripts/build.ts --merge=DIR → dist/release/: the per-target outputs found under DIR (each a folder with
+ *                                      manifest.json, SHA256SUMS, binaries) checked and merged into one release
  * A target whose native OpenTUI package is not installed (and cannot be installed from the registry) is
  * reported as skipped with the reason. Bunfig and .env autoloading are off in the binary, so a user's
  * project files cannot change it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -39,7 +43,8 @@ function gitCommit(): string {
 
 function hostTarget(): Target {
   const os = process.platform === "win32" ? "windows" : process.platform;
-  const name = `${os}-${process.arch}`;
+  const musl = os === "linux" && existsSync("/lib") && readdirSync("/lib").some((f) => f.startsWith("ld-musl-"));
+  const name = `${os}-${process.arch}${musl ? "-musl" : ""}`;
   const t = TARGETS.find((x) => x.name === name);
   if (!t) throw new Error(`unsupported build host ${name}`);
   return t;
@@ -59,6 +64,9 @@ function compile(target: Target, outfile: string, host: boolean): { ok: boolean;
     "--no-compile-autoload-bunfig",
     "--define",
     `process.env.CHATCLI_BUILD_COMMIT=${JSON.stringify(commit)}`,
+    // `chatcli update` downloads the artifact of exactly this target.
+    "--define",
+    `process.env.CHATCLI_BUILD_TARGET=${JSON.stringify(target.name)}`,
   ];
   if (!host) args.push(`--target=${target.bunTarget}`);
   // OpenTUI picks its native package from process.env.OPENTUI_LIBC at run time; fold it to a constant so
@@ -85,6 +93,13 @@ function nativeAvailable(t: Target): { ok: boolean; reason?: string } {
 
 async function main(): Promise<number> {
   mkdirSync(dist, { recursive: true });
+  const mergeDir = process.argv.find((a) => a.startsWith("--merge="))?.slice(8);
+  if (mergeDir) return merge(mergeDir, join(dist, "release"));
+  const tag = process.argv.find((a) => a.startsWith("--tag="))?.slice(6);
+  if (tag && tag.replace(/^v/, "") !== pkg.version) {
+    process.stderr.write(`tag ${tag} does not match package.json version ${pkg.version}: bump the version before tagging\n`);
+    return 1;
+  }
   const release = process.argv.includes("--release");
   if (!release) {
     const out = join(dist, "chatcli");
@@ -97,6 +112,11 @@ async function main(): Promise<number> {
     return 0;
   }
   const only = process.argv.find((a) => a.startsWith("--targets="))?.slice(10).split(",");
+  const unknown = only?.filter((n) => !TARGETS.some((t) => t.name === n)) ?? [];
+  if (unknown.length) {
+    process.stderr.write(`unknown target(s) ${unknown.join(", ")}; known: ${TARGETS.map((t) => t.name).join(", ")}\n`);
+    return 1;
+  }
   const host = hostTarget();
   const sums: string[] = [];
   const manifest: Array<{ version: string; target: string; file: string; size: number; sha256: string }> = [];
@@ -127,6 +147,54 @@ async function main(): Promise<number> {
   for (const s of skipped) process.stdout.write(`${s}\n`);
   process.stdout.write(`wrote dist/SHA256SUMS and dist/manifest.json (${manifest.length} built, ${skipped.length} skipped)\n`);
   return manifest.length ? 0 : 1;
+}
+
+interface ManifestFile {
+  version: string;
+  commit: string;
+  artifacts: Array<{ version: string; target: string; file: string; size: number; sha256: string }>;
+  skipped: string[];
+}
+
+/** Merges per-target build outputs (one folder each, anywhere under `from`) into one checked release folder. */
+export function merge(from: string, out: string): number {
+  const folders: string[] = [];
+  const walk = (d: string): void => {
+    if (existsSync(join(d, "manifest.json"))) folders.push(d);
+    for (const e of readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(join(d, e.name));
+  };
+  walk(from);
+  const parts = folders.map((d) => ({ dir: d, m: JSON.parse(readFileSync(join(d, "manifest.json"), "utf8")) as ManifestFile }));
+  if (!parts.length) {
+    process.stderr.write(`no manifest.json found under ${from}\n`);
+    return 1;
+  }
+  const first = parts[0]!.m;
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const byTarget = new Map<string, ManifestFile["artifacts"][number]>();
+  for (const { dir, m } of parts) {
+    if (m.version !== first.version || m.commit !== first.commit) {
+      process.stderr.write(`${dir}: built from ${m.version} (${m.commit}), others from ${first.version} (${first.commit})\n`);
+      return 1;
+    }
+    for (const a of m.artifacts) {
+      const src = join(dir, a.file);
+      if (!existsSync(src) || sha256(src) !== a.sha256) {
+        process.stderr.write(`${src}: missing or its sha256 does not match its manifest\n`);
+        return 1;
+      }
+      copyFileSync(src, join(out, a.file));
+      byTarget.set(a.target, a);
+    }
+  }
+  const artifacts = TARGETS.flatMap((t) => byTarget.get(t.name) ?? []);
+  const built = new Set(artifacts.map((a) => a.target));
+  const skipped = [...new Set(parts.flatMap((p) => p.m.skipped))].filter((s) => !built.has(s.split(":")[0] ?? ""));
+  writeFileSync(join(out, "SHA256SUMS"), artifacts.map((a) => `${a.sha256}  ${a.file}\n`).join(""));
+  writeFileSync(join(out, "manifest.json"), `${JSON.stringify({ version: first.version, commit: first.commit, artifacts, skipped }, null, 2)}\n`);
+  process.stdout.write(`merged ${artifacts.length} artifact(s) of ${first.version} into ${out}: ${artifacts.map((a) => a.target).join(", ")}\n`);
+  return 0;
 }
 
 if (import.meta.main) process.exit(await main());
