@@ -1,0 +1,54 @@
+/**
+ * Content-addressed file store for checkpoint snapshots: `<dir>/<sha256>`, each content written once.
+ * Writes go to a temp name and are renamed, so a crash never leaves a blob whose name lies about its bytes.
+ * Every method reports failure by its return value; callers decide what an unwritable store means.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+export class BlobStore {
+  constructor(readonly dir: string) {}
+
+  private path(hash: string): string {
+    return join(this.dir, hash);
+  }
+
+  has(hash: string): boolean {
+    try {
+      return statSync(this.path(hash)).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stores `bytes` (once); returns the hash, or an error message when the store cannot be written. */
+  put(bytes: Uint8Array, hash = sha256(bytes)): { hash: string } | { error: string } {
+    if (this.has(hash)) return { hash };
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const tmp = `${this.path(hash)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+      writeFileSync(tmp, bytes);
+      renameSync(tmp, this.path(hash));
+      return { hash };
+    } catch (err) {
+      return { error: (err as Error)?.message ?? String(err) };
+    }
+  }
+
+  get(hash: string): Uint8Array | undefined {
+    try {
+      return readFileSync(this.path(hash));
+    } catch {
+      return undefined;
+    }
+  }
+
+  remove(hash: string): void {
+    rmSync(this.path(hash), { force: true });
+  }
+}
