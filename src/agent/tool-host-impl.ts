@@ -97,7 +97,7 @@ async function runCall(o: ToolHostOptions, find: (n: string) => ToolDefinition |
 
 function actionText(tool: string, args: Record<string, unknown>, path: string | undefined, command: string | undefined): string {
   if (command) return command;
-  if (path) return `${tool} ${path}`;
+  if (path) return path;
   return `${tool} ${JSON.stringify(args).slice(0, 200)}`;
 }
 

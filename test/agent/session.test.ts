@@ -82,7 +82,7 @@ describe("Session + agent loop", () => {
     h = harness({ replies: [{ toolCalls: [{ name: "write", args: { path: "out.txt", content: "x" } }] }, { text: "could not write" }] });
     await h.run("write out.txt");
     expect(existsSync(join(h.project, "out.txt"))).toBe(false);
-    expect(h.denied).toEqual(["write out.txt"]);
+    expect(h.denied).toEqual(["out.txt"]);
     const r = toolMessages(h.provider.requests[1]!.messages)[0]!;
     expect(r).toMatchObject({ isError: true, errorCode: "permission_denied" });
     expect(r.content).toContain("Do not retry");

@@ -4,7 +4,8 @@
  * is recorded. When the script runs dry, `defaultReply` answers.
  *
  * Standalone (for tmux/bench runs of the compiled binary):
- *   bun test/support/fake-ollama.ts --port 0 --reply "Hello" [--model m1] [--chunks 20] [--delay-ms 5]
+ *   bun test/support/fake-ollama.ts --port 0 --reply "Hello" [--model m1] [--chunks 20] [--delay-ms 5] [--script replies.json]
+ * (`--script` is a JSON array of FakeReply answered in order before the default reply.)
  * prints `READY <url>` once listening.
  */
 export interface FakeModel {
@@ -232,7 +233,10 @@ if (import.meta.main) {
   };
   const replyText = get("reply") ?? "Hello from the fake Ollama.";
   const modelNames = (get("model") ?? "qwen3:8b").split(",");
+  const script = get("script");
+  const replies = script ? (JSON.parse(await Bun.file(script).text()) as FakeReply[]) : [];
   const fake = startFakeOllama({
+    replies,
     port: Number(get("port") ?? 0),
     models: modelNames.map((name) => ({ name, contextLength: Number(get("ctx") ?? 40960), capabilities: ["completion", "tools"] })),
     defaultReply: { text: replyText, chunkCount: Number(get("chunks") ?? 4), chunkDelayMs: Number(get("delay-ms") ?? 0) },
