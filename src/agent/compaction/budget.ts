@@ -1,0 +1,47 @@
+/**
+ * Budget math: when compaction triggers and what it aims for, in tokens of the whole request (system prompt,
+ * tool definitions and history together, because that is what has to fit the window).
+ * Trigger: 60% of the window in agent work (tools enabled), 75% in plain chat; `/compact` aims at 50%.
+ * The remaining 25–40% is room for the answer and for the estimate being off.
+ */
+export const AGENT_TRIGGER_RATIO = 0.6;
+export const CHAT_TRIGGER_RATIO = 0.75;
+export const MANUAL_COMPACT_RATIO = 0.5;
+/** The history always gets at least this share of the window, even when the system prompt is huge. */
+export const MIN_HISTORY_SHARE = 0.15;
+/** Messages kept verbatim at the end by the summary level ("~4 tool-call cycles"). */
+export const KEEP_RECENT = 8;
+
+export interface BudgetInput {
+  contextWindow: number;
+  /** Tools enabled (agent work) or plain chat. */
+  agent: boolean;
+  /** Tokens the request carries besides the history: system prompt, tool definitions, the task reminder. */
+  overheadTokens: number;
+  /** Overrides the trigger ratio (e.g. 0.5 for `/compact`, halved during overflow recovery). */
+  ratio?: number;
+}
+
+export interface Budget {
+  contextWindow: number;
+  ratio: number;
+  /** Whole-request size above which compaction runs. */
+  triggerTokens: number;
+  /** Tokens the history may take (trigger minus overhead, floored at MIN_HISTORY_SHARE of the window). */
+  historyBudget: number;
+}
+
+export function computeBudget(input: BudgetInput): Budget {
+  const window = Math.max(1, Math.floor(input.contextWindow));
+  const ratio = input.ratio ?? (input.agent ? AGENT_TRIGGER_RATIO : CHAT_TRIGGER_RATIO);
+  const triggerTokens = Math.floor(window * ratio);
+  const historyBudget = Math.max(Math.floor(window * MIN_HISTORY_SHARE), triggerTokens - Math.max(0, Math.ceil(input.overheadTokens)));
+  return { contextWindow: window, ratio, triggerTokens, historyBudget };
+}
+
+/** Human figure for notices: 1234 → "1.2K", 32768 → "32.8K". */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}K`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}

@@ -1,0 +1,96 @@
+/**
+ * The session-facing side of context management, wired by src/cli/wire-session.ts:
+ * - `beforeModelCall`: run from the history pipeline before every model call; compacts when the request
+ *   would exceed the trigger (60% of the window in agent work, 75% in plain chat);
+ * - `compact`: `/compact [instruction]` (target 50%, always summarizes, never drops messages);
+ * - `recoverOverflow`: after the provider rejected a request as too large;
+ * - `accountant`: feed it the provider's reported prompt size (`reported`) for better figures.
+ */
+import type { AgentEvent } from "../../protocol/events.ts";
+import type { Message } from "../../protocol/message.ts";
+import { MANUAL_COMPACT_RATIO, computeBudget, formatTokens, type Budget } from "./budget.ts";
+import { compactHistory } from "./compactor.ts";
+import { MAX_RECOVERY_ATTEMPTS, recoverFromOverflow } from "./recovery.ts";
+import type { Summarizer } from "./summarize.ts";
+import { createTokenAccountant, estimateTokens, type TokenAccountant } from "./tokens.ts";
+
+export interface ContextManagerOptions {
+  contextWindow: () => number;
+  /** Tokens of the system prompt, tool definitions and per-request reminder. */
+  overheadTokens: () => number;
+  /** Tools enabled (agent work, 60% trigger) or plain chat (75%). */
+  agent: () => boolean;
+  summarize?: Summarizer;
+  /** Window of the summarizing model when it is not the session's. */
+  summarizerWindow?: () => number;
+  archive?: (messages: Message[]) => string | undefined;
+  timeoutMs?: number;
+}
+
+export interface ContextManager {
+  accountant: TokenAccountant;
+  budget(ratio?: number): Budget;
+  /** Request tokens for `history` as accounted (reported usage + estimate of the rest). */
+  requestTokens(history: readonly Message[]): number;
+  beforeModelCall(history: Message[], ctx: { signal: AbortSignal; emit(e: AgentEvent): void }): Promise<Message[]>;
+  compact(ctx: { history: Message[]; instruction?: string; signal: AbortSignal; emit(e: AgentEvent): void }): Promise<Message[] | undefined>;
+  recoverOverflow(ctx: { history: Message[]; attempt: number; emit(e: AgentEvent): void }): Message[] | undefined;
+}
+
+export function createContextManager(o: ContextManagerOptions): ContextManager {
+  const accountant = createTokenAccountant();
+  const budget = (ratio?: number): Budget =>
+    computeBudget({ contextWindow: o.contextWindow(), agent: o.agent(), overheadTokens: o.overheadTokens(), ...(ratio !== undefined ? { ratio } : {}) });
+  const deps = { ...(o.summarize ? { summarize: o.summarize } : {}), ...(o.archive ? { archive: o.archive } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) };
+  const summarizerWindow = () => o.summarizerWindow?.() ?? o.contextWindow();
+  return {
+    accountant,
+    budget,
+    requestTokens: (history) => accountant.requestTokens(history, o.overheadTokens()),
+    async beforeModelCall(history, ctx) {
+      const b = budget();
+      const overhead = o.overheadTokens();
+      let out = history;
+      if (accountant.requestTokens(history, overhead) > b.triggerTokens) {
+        const r = await compactHistory({ history, budget: b, overheadTokens: overhead, signal: ctx.signal, emit: ctx.emit, summarizerWindow: summarizerWindow() }, deps);
+        out = r.messages;
+      }
+      accountant.sent(out);
+      return out;
+    },
+    async compact(ctx) {
+      if (ctx.history.length < 4) {
+        ctx.emit({ type: "notice", level: "warn", text: "History too short to compact." });
+        return undefined;
+      }
+      const r = await compactHistory(
+        {
+          history: ctx.history,
+          budget: budget(MANUAL_COMPACT_RATIO),
+          overheadTokens: o.overheadTokens(),
+          signal: ctx.signal,
+          emit: ctx.emit,
+          manual: true,
+          summarizerWindow: summarizerWindow(),
+          ...(ctx.instruction ? { instruction: ctx.instruction, keepRecent: 4 } : {}),
+        },
+        deps,
+      );
+      if (r.level === 0) return undefined;
+      ctx.emit({ type: "notice", level: "info", text: `Compacted: ${ctx.history.length} → ${r.messages.length} messages` });
+      return r.messages;
+    },
+    recoverOverflow(ctx) {
+      if (ctx.attempt > MAX_RECOVERY_ATTEMPTS) return undefined;
+      const b = budget();
+      const overhead = o.overheadTokens();
+      const r = recoverFromOverflow(ctx.history, ctx.attempt, b, o.archive);
+      if (!r) return undefined;
+      const before = estimateTokens(ctx.history) + overhead;
+      const after = estimateTokens(r.messages) + overhead;
+      ctx.emit({ type: "notice", level: "warn", text: `The request was too large for the model; recovery ${ctx.attempt}/${MAX_RECOVERY_ATTEMPTS}: ${r.description} (${formatTokens(before)} → ${formatTokens(after)}).` });
+      ctx.emit({ type: "compaction", level: 3, messagesBefore: ctx.history.length, messagesAfter: r.messages.length, tokensBefore: before, tokensAfter: after, summary: `overflow recovery ${ctx.attempt}: ${r.description}` });
+      return r.messages;
+    },
+  };
+}

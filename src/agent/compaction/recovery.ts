@@ -1,0 +1,67 @@
+/**
+ * Recovery after the provider rejected a request as too large (context_too_long / payload_too_large), up to
+ * MAX_RECOVERY_ATTEMPTS per agent run, each harsher than the last:
+ *  1. budgets halved: every tool output over 5,000 chars and every assistant message over 5,000 chars is
+ *     shortened, then the largest messages are shrunk to half the history budget;
+ *  2. emergency truncation keeping the last 10 messages;
+ *  3. emergency truncation keeping the last 4, every message capped at 4,000 chars.
+ * Each returns undefined when it could not shrink anything (the caller then tries the next one).
+ */
+import type { LlmError } from "../../protocol/llm.ts";
+import type { Message } from "../../protocol/message.ts";
+import { ensureToolResultPairing } from "../results/pairing.ts";
+import { headTail, isProtected } from "./blocks.ts";
+import type { Budget } from "./budget.ts";
+import { capMessages, emergencyTruncate, shrinkToBudget } from "./emergency.ts";
+import { trimHistory } from "./trim.ts";
+
+export const MAX_RECOVERY_ATTEMPTS = 3;
+export const EMERGENCY_KEEP_MESSAGES = 10;
+export const NUCLEAR_KEEP_MESSAGES = 4;
+export const NUCLEAR_MESSAGE_CAP = 4_000;
+export const RECOVERY_OUTPUT_THRESHOLD = 5_000;
+export const ASSISTANT_CAP = 5_000;
+
+export function isOverflowError(e: LlmError | undefined): boolean {
+  return e?.kind === "context_too_long" || e?.kind === "payload_too_large";
+}
+
+export function giveUpMessage(e: LlmError, window: number): string {
+  return `The conversation no longer fits the model's context window (${window} tokens) even after ${MAX_RECOVERY_ATTEMPTS} recovery attempts. Use /compact, /clear, or a model with a larger window. (${e.message})`;
+}
+
+export interface RecoveryResult {
+  messages: Message[];
+  description: string;
+}
+
+export function recoverFromOverflow(history: Message[], attempt: number, budget: Budget, archive?: (m: Message[]) => string | undefined): RecoveryResult | undefined {
+  let msgs = ensureToolResultPairing(history).messages;
+  let description: string;
+  if (attempt <= 1) {
+    msgs = trimHistory(msgs, { keepRecent: 0, all: true, outputThreshold: RECOVERY_OUTPUT_THRESHOLD }).messages;
+    msgs = msgs.map((m) =>
+      m.role === "assistant" && !isProtected(m) && m.content.length > ASSISTANT_CAP
+        ? { ...m, content: headTail(m.content, Math.floor((ASSISTANT_CAP * 3) / 4), ASSISTANT_CAP - Math.floor((ASSISTANT_CAP * 3) / 4) - 50, () => "\n... [truncated] ...\n") }
+        : m,
+    );
+    msgs = shrinkToBudget(msgs, Math.floor(budget.historyBudget / 2)).messages;
+    description = "halved budgets: long outputs and answers shortened";
+  } else if (attempt === 2) {
+    const r = emergencyTruncate(msgs, EMERGENCY_KEEP_MESSAGES, archive);
+    msgs = r.messages;
+    description = `emergency truncation: ${r.dropped} old messages dropped, the last ${EMERGENCY_KEEP_MESSAGES} kept`;
+  } else {
+    const r = emergencyTruncate(msgs, NUCLEAR_KEEP_MESSAGES, archive);
+    const c = capMessages(r.messages, NUCLEAR_MESSAGE_CAP);
+    msgs = c.messages;
+    description = `emergency truncation: ${r.dropped} old messages dropped, the last ${NUCLEAR_KEEP_MESSAGES} kept, ${c.capped} capped at ${NUCLEAR_MESSAGE_CAP} chars`;
+  }
+  msgs = ensureToolResultPairing(msgs).messages;
+  if (sameMessages(msgs, history)) return undefined;
+  return { messages: msgs, description };
+}
+
+function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {
+  return a.length === b.length && a.every((m, i) => m === b[i]);
+}
