@@ -21,6 +21,7 @@ import type { PermissionMode } from "../protocol/events.ts";
 import { UsageTracker } from "../llm/usage.ts";
 import { summarizerFromConfig, type ToolUseSummarizer } from "../agent/summaries.ts";
 import { Logger } from "../util/logger.ts";
+import { CheckpointStore, checkpointDir, checkpointLimitsFromEnv } from "../agent/checkpoints.ts";
 import { switchModel } from "./interactive-commands.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
@@ -43,6 +44,8 @@ export interface WiredSession {
   /** The tool-use labeller, when enabled and a fast model is configured; `whenIdle()` before printing results. */
   summaries: ToolUseSummarizer | undefined;
   workspace: SessionWorkspace | undefined;
+  /** Checkpoints and file snapshots of the main session (issue 7), persisted under `<home>/snapshots/<sessionId>/`. */
+  checkpoints: CheckpointStore;
   dispose(): void;
 }
 
@@ -76,7 +79,11 @@ export function wireSession(o: WireOptions): WiredSession {
     policy,
     env: childEnv,
     ...(workspace ? { saveOverflow: (callId: string, text: string) => saveOverflow(workspace!, callId, text) } : {}),
+    beforeFileChange: (p) => checkpoints?.beforeFileChange(p),
+    aroundExec: { before: () => checkpoints?.aroundExec.before(), after: (t) => checkpoints?.aroundExec.after(t) },
   });
+  // Created once the session id is final (below); the tool hooks only run after that.
+  let checkpoints: CheckpointStore | undefined;
   const usage = new UsageTracker();
   let session: Session | undefined;
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
@@ -127,8 +134,13 @@ export function wireSession(o: WireOptions): WiredSession {
   }
   const summaries = o.summaries === false ? undefined : wireSummaries(cfg, usage, (e) => session?.publish(e));
   if (summaries) opts.onBatchCompleted = (b) => summaries.onBatchCompleted(b);
+  const cp = CheckpointStore.load({ sessionId: opts.sessionId, dir: checkpointDir(cfg.home, opts.sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e) });
+  checkpoints = cp;
+  opts.onCheckpoint = (h) => void cp.save(h);
+  opts.rewind = (op, h) => cp.rewind(op, h);
   session = new Session(opts);
   return {
+    checkpoints: cp,
     session,
     usage,
     summaries,
