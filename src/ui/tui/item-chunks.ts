@@ -39,10 +39,11 @@ export function itemChunks(item: TranscriptItem, f: RenderFlags): TextChunk[] {
     case "thinking":
       return thinkingChunks(item.text, f);
     case "tools":
-      return toolChunks(item.calls, f, item.label ?? f.labels[item.batchId]);
+      // Only the label the group was committed with: a later one is its own `summary` line (summary-labels.ts).
+      return toolChunks(item.calls, f, item.label);
     case "summary":
-      // Compact mode shows the label in the group header instead (issue 9).
-      return f.mode === "compact" ? [] : [chunk(`● ${item.label}\n`, colors.dim, TextAttributes.DIM)];
+      // Compact mode shows the label in the group header instead, when the group was committed with it.
+      return f.mode === "compact" && item.inHeader ? [] : [chunk(`● ${item.label}\n`, colors.dim, TextAttributes.DIM)];
     case "notice": {
       const c = item.level === "error" ? colors.error : item.level === "warn" ? colors.warn : colors.dim;
       const mark = item.level === "error" ? "✗ " : item.level === "warn" ? "! " : "· ";
@@ -62,20 +63,26 @@ export function thinkingChunks(text: string, f: RenderFlags): TextChunk[] {
 /** A batch of calls, grouped by consecutive tool name: `Read × 3`. */
 export function toolChunks(calls: readonly ToolCallView[], f: RenderFlags, label?: string): TextChunk[] {
   const out: TextChunk[] = [];
+  if (f.mode === "compact" && label) {
+    // The label replaces the `Tool × N` headers of the whole batch.
+    const running = calls.some((c) => c.status === "running");
+    const failed = calls.some((c) => c.status === "error");
+    out.push(chunk(running ? "○ " : "● ", failed ? colors.error : running ? colors.warn : colors.tool), chunk(label + "\n", colors.tool, TextAttributes.BOLD));
+    return out;
+  }
   const groups: ToolCallView[][] = [];
   for (const c of calls) {
     const last = groups[groups.length - 1];
     if (last && last[0]!.name === c.name) last.push(c);
     else groups.push([c]);
   }
-  groups.forEach((g, gi) => {
+  groups.forEach((g) => {
     const running = g.some((c) => c.status === "running");
     const failed = g.some((c) => c.status === "error");
     const dot = running ? "○ " : "● ";
     const name = capitalize(g[0]!.name);
     const head = g.length > 1 ? `${name} × ${g.length}` : `${name} ${g[0]!.title}`;
-    const withLabel = f.mode === "compact" && label && gi === 0 ? `${label} (${head})` : head;
-    out.push(chunk(dot, failed ? colors.error : running ? colors.warn : colors.tool), chunk(withLabel + "\n", colors.tool, TextAttributes.BOLD));
+    out.push(chunk(dot, failed ? colors.error : running ? colors.warn : colors.tool), chunk(head + "\n", colors.tool, TextAttributes.BOLD));
     if (f.mode === "compact") return;
     for (const c of g) {
       if (g.length > 1) out.push(chunk(`  ⎿ ${c.title}\n`, colors.text));

@@ -10,6 +10,7 @@ import type { AgentEvent, PermissionMode } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
 import { FRESH_SCAN, scanFinishedBlocks, type BlockScan } from "./markdown-blocks.ts";
+import { attachKnownLabels, committedGroupItems, onToolUseSummary } from "./summary-labels.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -28,7 +29,8 @@ export type TranscriptItem =
   | { kind: "markdown"; text: string }
   | { kind: "thinking"; text: string }
   | { kind: "tools"; batchId: string; calls: ToolCallView[]; label?: string }
-  | { kind: "summary"; batchId: string; label: string }
+  /** `inHeader`: the group was committed with this label in its header, so compact mode hides this line. */
+  | { kind: "summary"; batchId: string; label: string; inHeader?: boolean }
   | { kind: "notice"; level: "info" | "warn" | "error"; text: string };
 
 export interface LiveState {
@@ -76,6 +78,10 @@ export interface ViewState {
   displayMode: DisplayMode;
   /** batchId → label, so compact mode can show labels in group headers. */
   labels: Record<string, string>;
+  /** batchId → the call ids a label covers, to find its group again after history.replaced (summary-labels.ts). */
+  labelCalls?: Record<string, string[]>;
+  /** A turn started in this epoch; until then labels for committed groups are restored in place. */
+  turnInEpoch?: boolean;
   lastCheckpointId: string | null;
 }
 
@@ -134,6 +140,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
         ...s,
         items: input.input ? [...s.items, { kind: "user", text: input.input }] : s.items,
         status: { ...s.status, running: true, turnStartedAt: now },
+        turnInEpoch: true,
       };
     }
     case "message.delta":
@@ -165,13 +172,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
         status: input.isError ? "error" : "ok",
         durationMs: input.durationMs,
       }));
-    case "tool_use_summary": {
-      const labels = { ...state.labels, [input.batchId]: input.label };
-      const live = state.live.tools?.batchId === input.batchId
-        ? { ...state.live, tools: { ...state.live.tools } }
-        : state.live;
-      return { ...state, labels, live, items: [...state.items, { kind: "summary", batchId: input.batchId, label: input.label }] };
-    }
+    case "tool_use_summary":
+      return onToolUseSummary(state, input);
     case "approval.requested":
       return {
         ...state,
@@ -229,7 +231,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       };
     }
     case "history.replaced":
-      return { ...state, epoch: state.epoch + 1, items: itemsFromHistory(input.messages), live: emptyLive(), approval: null };
+      return { ...state, epoch: state.epoch + 1, items: attachKnownLabels(itemsFromHistory(input.messages), state), live: emptyLive(), approval: null, turnInEpoch: false };
     case "session.ended": {
       const s = commitLive(state);
       return { ...s, status: { ...s.status, running: false, turnStartedAt: null } };
@@ -237,7 +239,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "ui.set_display_mode":
       return input.mode === state.displayMode ? state : { ...state, displayMode: input.mode, epoch: state.epoch + 1 };
     case "ui.clear":
-      return { ...state, epoch: state.epoch + 1, items: [], live: emptyLive(), labels: {} };
+      return { ...state, epoch: state.epoch + 1, items: [], live: emptyLive(), labels: {}, labelCalls: {}, turnInEpoch: false };
     default:
       return assertNever(input);
   }
@@ -319,9 +321,7 @@ function commitText(s: ViewState): ViewState {
 function commitTools(s: ViewState): ViewState {
   if (!s.live.tools) return s;
   const { batchId, calls } = s.live.tools;
-  const label = s.labels[batchId];
-  const item: TranscriptItem = label ? { kind: "tools", batchId, calls, label } : { kind: "tools", batchId, calls };
-  return { ...s, items: [...s.items, item], live: { ...s.live, tools: null } };
+  return { ...s, items: [...s.items, ...committedGroupItems(s, batchId, calls)], live: { ...s.live, tools: null } };
 }
 
 /** Commits everything live: thinking, the answer tail, the tool batch. */
