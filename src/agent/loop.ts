@@ -11,6 +11,8 @@ import { toolResultMessage } from "../protocol/message.ts";
 import type { ToolCallRequest, ToolRunContext, ToolRunResult } from "./tool-host.ts";
 import type { RunDeps } from "./run-deps.ts";
 import { batchFingerprint } from "./stagnation.ts";
+import { continuationRequest, MAX_TOKEN_ESCALATIONS } from "./compaction/continuation.ts";
+import { giveUpMessage, isOverflowError, MAX_RECOVERY_ATTEMPTS } from "./compaction/recovery.ts";
 
 export interface RunOutcome {
   stopReason: StopReason | "max_turns" | "stagnation" | "interrupted";
@@ -31,9 +33,24 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
       return { stopReason: "max_turns", usage };
     }
     deps.drainQueue();
-    const request = await deps.buildRequest(signal);
+    let request = await deps.buildRequest(signal);
     const messageId = deps.newId("msg");
-    const result = await streamOnce(deps, request, messageId, signal, usage);
+    let result = await streamOnce(deps, request, messageId, signal, usage);
+    // Overflow recovery: the provider rejected the request as too large before any output; shrink and resend.
+    if (deps.recoverOverflow && isOverflowError(result.error) && !result.text && !result.nativeCalls.length) {
+      for (let attempt = 1; attempt <= MAX_RECOVERY_ATTEMPTS && isOverflowError(result.error) && !signal.aborted; attempt++) {
+        if (!(await deps.recoverOverflow(attempt, signal))) continue;
+        request = await deps.buildRequest(signal);
+        result = await streamOnce(deps, request, messageId, signal, usage);
+      }
+      if (result.error && isOverflowError(result.error)) result.error = { ...result.error, message: giveUpMessage(result.error, request.contextWindow ?? 0) };
+    }
+    // Continuation: a reply cut off at the output limit is resumed; both parts become one message (same id).
+    for (let k = 0; k < MAX_TOKEN_ESCALATIONS && !result.error && result.stopReason === "length" && result.text && !result.nativeCalls.length && !signal.aborted; k++) {
+      request = continuationRequest(request, result.text);
+      deps.emit({ type: "notice", level: "info", text: `The reply hit the output limit; asking the model to continue (limit ${request.maxOutputTokens} tokens).` });
+      result = await streamOnce(deps, { ...request, purpose: "continuation" }, messageId, signal, usage, { text: result.text, thinking: result.thinking });
+    }
     if (result.error && result.error.kind !== "aborted") {
       deps.emit({ type: "error", message: result.error.message, error: result.error });
       // Keep whatever arrived: a partial answer is still useful, and calls get closed below.
@@ -87,9 +104,11 @@ async function streamOnce(
   messageId: string,
   signal: AbortSignal,
   usage: Usage,
+  /** A continuation: the text so far, which the new deltas extend. */
+  prefix?: { text: string; thinking: string },
 ): Promise<StreamResult> {
-  let text = "";
-  let thinking = "";
+  let text = prefix?.text ?? "";
+  let thinking = prefix?.thinking ?? "";
   const calls = new Map<number, ToolCall>();
   let stopReason: StopReason = "stop";
   let error: LlmError | undefined;

@@ -27,4 +27,6 @@ export interface RunDeps {
   appendToolResults(results: Message[], batchId: string, calls: ToolCallRequest[]): void;
   requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
   recordUsage(usage: Usage, purpose: Purpose, model: string): void;
+  /** After a context_too_long / payload_too_large rejection: shrink the history (attempt 1..3); true when it changed. */
+  recoverOverflow?(attempt: number, signal: AbortSignal): Promise<boolean>;
 }

@@ -55,12 +55,18 @@ export interface SessionOptions {
   costSoFar?: () => number | undefined;
   onCheckpoint?: (history: Message[]) => void;
   initialHistory?: Message[];
+  /** Rewrites user input before it enters the history (e.g. `@path` attachments); the transcript shows it as typed. */
+  transformInput?: (text: string) => { text: string; notices?: string[] };
   /** Every change to the persistent history, for session files. */
   onHistoryChange?: (change: HistoryChange) => void;
   /** A batch of tool calls finished; used for tool-use summaries. Fired before the next model call. */
   onBatchCompleted?: (batch: CompletedBatch) => void;
   /** `/compact [instruction]`: returns the compacted history, or undefined (history left as it was). */
   compact?: (ctx: { history: Message[]; instruction?: string; signal: AbortSignal; emit(e: AgentEvent): void }) => Promise<Message[] | undefined>;
+  /** After the provider rejected a request as too large: the shrunk history for attempt 1..3, or undefined. */
+  recoverOverflow?: (ctx: { history: Message[]; attempt: number; emit(e: AgentEvent): void }) => Message[] | undefined;
+  /** Tokens the next request will carry (reported usage + estimate); replaces the built-in chars/4 figure. */
+  estimateContextTokens?: (history: readonly Message[]) => number;
   /** Rewind to a checkpoint: returns the history to adopt (or undefined to keep it) and the prompt to put back. */
   rewind?: (op: Extract<Op, { type: "rewind" }>, history: Message[]) => Promise<{ history?: Message[]; prompt: string } | string>;
   /** Switch provider/model; returns the new binding or an error message. */
@@ -309,7 +315,7 @@ export class Session implements SessionLike {
     const turnId = this.newId("turn");
     this.currentTask = input;
     this.emit({ type: "turn.started", turnId, input });
-    this.appendHistory({ role: "user", content: input, meta: { createdAt: this.now() } });
+    this.appendHistory({ role: "user", content: this.transformed(input), meta: { createdAt: this.now() } });
     let outcome: RunOutcome;
     try {
       outcome = await runAgent(this.runDeps(), controller.signal);
@@ -334,6 +340,7 @@ export class Session implements SessionLike {
 
   /** Tokens the next request will carry: the last reported prompt size, else an estimate. */
   contextTokens(): number {
+    if (this.opts.estimateContextTokens) return this.opts.estimateContextTokens(this.history);
     const estimate = Math.ceil(this.history.reduce((n, m) => n + m.content.length + (m.role === "assistant" ? (m.toolCalls ?? []).reduce((k, c) => k + c.arguments.length, 0) : 0), 0) / 4);
     return Math.max(this.lastInputTokens, estimate);
   }
@@ -353,7 +360,7 @@ export class Session implements SessionLike {
         const last = this.history[this.history.length - 1];
         if (!last || last.role === "user") return;
         const text = this.takeQueue();
-        this.appendHistory({ role: "user", content: text, meta: { createdAt: this.now() } });
+        this.appendHistory({ role: "user", content: this.transformed(text), meta: { createdAt: this.now() } });
         this.emit({ type: "notice", level: "info", text: "New user instruction received." });
       },
       buildRequest: (signal) => this.buildRequest(signal),
@@ -364,6 +371,16 @@ export class Session implements SessionLike {
         this.batchCompleted(batchId, calls, results);
       },
       requestApproval: (req, signal) => this.requestApproval(req, signal),
+      ...(this.opts.recoverOverflow
+        ? {
+            recoverOverflow: async (attempt: number) => {
+              const r = this.opts.recoverOverflow?.({ history: this.history, attempt, emit: (e) => this.emit(e) });
+              if (!r || r === this.history) return false;
+              this.replaceHistory(r, "overflow_recovery");
+              return true;
+            },
+          }
+        : {}),
       recordUsage: (usage, purpose, model) => {
         this.totals.inputTokens += usage.inputTokens;
         this.totals.outputTokens += usage.outputTokens;
@@ -474,6 +491,18 @@ export class Session implements SessionLike {
   /** For collaborators outside the loop (summaries, checkpoints) to announce their events. */
   publish(e: AgentEvent): void {
     this.bus.emit(e);
+  }
+
+  private transformed(text: string): string {
+    if (!this.opts.transformInput) return text;
+    try {
+      const r = this.opts.transformInput(text);
+      for (const n of r.notices ?? []) this.emit({ type: "notice", level: "info", text: n });
+      return r.text;
+    } catch (err) {
+      this.emit({ type: "notice", level: "warn", text: `Input attachments failed: ${(err as Error)?.message ?? String(err)}` });
+      return text;
+    }
   }
 
   private appendHistory(...messages: Message[]): void {
