@@ -79,6 +79,12 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
       case "notice":
         if (o.format === "text" && e.level !== "info") o.stderr.write(`${e.text}\n`);
         return;
+      case "pipeline":
+        if (o.format === "text") o.stderr.write(`${e.summary}\n`);
+        return;
+      case "compaction":
+        if (o.format === "text") o.stderr.write(`compaction (level ${e.level}): ${e.messagesBefore} → ${e.messagesAfter} messages, ${e.tokensBefore} → ${e.tokensAfter} tokens\n`);
+        return;
       case "approval.requested":
         return;
       case "error":
