@@ -1,0 +1,118 @@
+/**
+ * `@path` in a prompt attaches that file's content to the message sent to the model (the transcript keeps the
+ * prompt as typed). Paths go through the project's path policy like any tool read. A mention that does not
+ * resolve to a readable text file leaves the prompt unchanged and yields a notice; words like `@coder` or
+ * `@someone` that do not look like paths are left alone silently.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { relative } from "node:path";
+import { safeHead } from "../util/text.ts";
+import { createPathPolicy, realpathLenient, type PathPolicy } from "../tool/workspace.ts";
+
+export const AT_MENTION_CAP = 50_000;
+
+export interface AtMentionOptions {
+  projectRoot: string;
+  /** Defaults to a policy rooted at `projectRoot` with no extra paths. */
+  paths?: PathPolicy;
+  /** Per-file character cap. */
+  cap?: number;
+}
+
+export interface Attachment {
+  /** As mentioned (relative to the project when inside it). */
+  path: string;
+  absPath: string;
+  chars: number;
+  truncated: boolean;
+}
+
+export interface ExpandedInput {
+  text: string;
+  attachments: Attachment[];
+  notices: string[];
+}
+
+// `@` at the start or after whitespace/an opening bracket, so e-mail addresses are not mentions.
+const MENTION_RE = /(^|[\s(["'])@((?:\\ |[^\s"'`])+)/g;
+const TRAILING_PUNCT = /[,;:!?.)\]]+$/;
+
+export function expandAtMentions(text: string, opts: AtMentionOptions): ExpandedInput {
+  const cap = opts.cap ?? AT_MENTION_CAP;
+  const paths = opts.paths ?? createPathPolicy({ projectRoot: opts.projectRoot, extraReadPaths: [] });
+  const attachments: Attachment[] = [];
+  const notices: string[] = [];
+  const blocks: string[] = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(MENTION_RE)) {
+    const token = m[2]!.replaceAll("\\ ", " ");
+    const r = resolveMention(token, paths);
+    if (r.kind === "ignore") continue;
+    if (r.kind === "error") {
+      notices.push(r.message);
+      continue;
+    }
+    if (seen.has(r.abs)) continue;
+    seen.add(r.abs);
+    let content: string;
+    try {
+      content = readFileSync(r.abs, "utf8");
+    } catch (err) {
+      notices.push(`@${r.token}: cannot read (${(err as Error).message}); not attached.`);
+      continue;
+    }
+    if (content.includes("\u0000")) {
+      notices.push(`@${r.token}: binary file; not attached.`);
+      continue;
+    }
+    const shown = displayPath(r.abs, opts.projectRoot);
+    const truncated = content.length > cap;
+    const body = truncated
+      ? `${safeHead(content, cap)}\n[... truncated: showing the first ${cap} of ${content.length} characters; read the file for the rest]`
+      : content;
+    if (truncated) notices.push(`@${r.token}: attached the first ${cap} of ${content.length} characters (file cut to the size cap).`);
+    attachments.push({ path: shown, absPath: r.abs, chars: content.length, truncated });
+    blocks.push(`<attached_file path="${shown}">\n${body.replace(/\n$/, "")}\n</attached_file>`);
+  }
+  if (!blocks.length) return { text, attachments, notices };
+  return { text: `${text}\n\n${blocks.join("\n\n")}`, attachments, notices };
+}
+
+type Resolved = { kind: "file"; abs: string; token: string } | { kind: "error"; message: string } | { kind: "ignore" };
+
+function resolveMention(raw: string, paths: PathPolicy): Resolved {
+  // Try the token as written, then without trailing punctuation ("see @a.ts, then…").
+  const candidates = [raw];
+  const stripped = raw.replace(TRAILING_PUNCT, "");
+  if (stripped && stripped !== raw) candidates.push(stripped);
+  let firstError: string | undefined;
+  for (const token of candidates) {
+    let abs: string;
+    try {
+      abs = paths.resolveRead(token);
+    } catch (err) {
+      firstError ??= `@${token}: ${(err as Error).message} Not attached.`;
+      continue;
+    }
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) return { kind: "error", message: `@${token} is a directory; only files are attached.` };
+    if (st.isFile()) return { kind: "file", abs, token };
+  }
+  if (firstError) return { kind: "error", message: firstError };
+  if (!looksLikePath(stripped || raw)) return { kind: "ignore" };
+  return { kind: "error", message: `@${stripped || raw}: no such file; the prompt was sent as written.` };
+}
+
+function looksLikePath(s: string): boolean {
+  return s.includes("/") || s.includes("\\") || /\.[A-Za-z0-9]{1,8}$/.test(s) || s.startsWith("~");
+}
+
+function displayPath(abs: string, projectRoot: string): string {
+  const rel = relative(realpathLenient(projectRoot), abs);
+  return rel && !rel.startsWith("..") ? rel : abs;
+}

@@ -1,0 +1,41 @@
+/**
+ * The event sequence that redraws a saved session's transcript through the TUI reducer: the recorded view
+ * events when there are any (so it looks exactly as it did live), else one `history.replaced` built from the
+ * messages (imported files). A turn cut short by a crash gets a closing `turn.completed` so nothing is left
+ * "running"; load warnings become notices at the end.
+ */
+import type { AgentEvent } from "../protocol/events.ts";
+import type { LoadedSession } from "./session-file.ts";
+
+const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+
+export function transcriptEvents(s: LoadedSession, opts: { contextWindow?: number } = {}): AgentEvent[] {
+  const out: AgentEvent[] = s.viewEvents.length ? [...s.viewEvents] : s.history.length ? [{ type: "history.replaced", messages: s.history }] : [];
+  let open: string | undefined;
+  for (const e of out) {
+    if (e.type === "turn.started") open = e.turnId;
+    else if (e.type === "turn.completed") open = undefined;
+  }
+  if (open !== undefined) {
+    out.push({ type: "notice", level: "warn", text: "The last turn of this session did not finish (chatcli was stopped)." });
+    out.push({ type: "turn.completed", turnId: open, stopReason: "interrupted", usage: ZERO, totalUsage: ZERO, contextTokens: 0, contextWindow: opts.contextWindow ?? 0 });
+  }
+  for (const w of s.warnings) out.push({ type: "notice", level: "warn", text: w });
+  return out;
+}
+
+/** A SessionLike whose subscribers first receive `events` (the resumed transcript), then the live session. */
+export function withReplay<S extends { subscribe(l: (e: AgentEvent) => void): () => void; submit(op: never): void }>(session: S, events: AgentEvent[]): S {
+  return new Proxy(session, {
+    get(target, prop, receiver) {
+      if (prop === "subscribe") {
+        return (l: (e: AgentEvent) => void) => {
+          for (const e of events) l(e);
+          return target.subscribe(l);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
