@@ -51,11 +51,11 @@ const ERROR_SHAPE = /^(?:api error\b|error:|i cannot\b|i can['’]t\b|unable to\
  */
 export function cleanSummary(raw: string): string {
   let s = (raw.trim().split(/\r?\n/)[0] ?? "").trim();
-  s = s.replace(/^(?:[-*]\s+|•\s*)/, "").trim();
+  s = s.replace(/^(?:[-*](?:\s+|$)|•\s*)/, "").trim();
   s = stripWrappingQuotes(s);
-  s = s.replace(LABEL_PREFIX, "").trim();
+  const unprefixed = s.replace(LABEL_PREFIX, "").trim();
   // Quotes often sit inside the prefix: `Label: "Read config"`.
-  s = stripWrappingQuotes(s);
+  if (unprefixed !== s) s = stripWrappingQuotes(unprefixed);
   if (!s || ERROR_SHAPE.test(s)) return "";
   const chars = Array.from(s);
   return chars.length > SUMMARY_MAX_CHARS ? chars.slice(0, SUMMARY_MAX_CHARS).join("").trimEnd() : s;
@@ -65,6 +65,7 @@ export function cleanSummary(raw: string): string {
 function stripWrappingQuotes(s: string): string {
   let lead = 0;
   while (lead < 10 && lead < s.length && QUOTES.has(s[lead]!)) lead++;
+  if (lead === s.length) return "";
   let trail = 0;
   while (trail < 10 && trail < s.length - lead && QUOTES.has(s[s.length - 1 - trail]!)) trail++;
   const n = Math.min(lead, trail);
