@@ -25,6 +25,13 @@ export interface ContextManagerOptions {
   summarizerWindow?: () => number;
   archive?: (messages: Message[]) => string | undefined;
   timeoutMs?: number;
+  /** Said once, before the first model call (e.g. that the window is an assumed default). */
+  windowNote?: string;
+}
+
+/** The notice for a model whose window nobody reported: the figure assumed and how to change it. */
+export function assumedWindowNote(model: string, window: number): string {
+  return `The context window of ${model} is unknown; assuming a conservative ${window.toLocaleString("en-US")} tokens (set CHATCLI_CONTEXT_WINDOW or "contextWindow" in settings to change it).`;
 }
 
 export interface ContextManager {
@@ -43,11 +50,14 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
     computeBudget({ contextWindow: o.contextWindow(), agent: o.agent(), overheadTokens: o.overheadTokens(), ...(ratio !== undefined ? { ratio } : {}) });
   const deps = { ...(o.summarize ? { summarize: o.summarize } : {}), ...(o.archive ? { archive: o.archive } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) };
   const summarizerWindow = () => o.summarizerWindow?.() ?? o.contextWindow();
+  let noted = false;
   return {
     accountant,
     budget,
     requestTokens: (history) => accountant.requestTokens(history, o.overheadTokens()),
     async beforeModelCall(history, ctx) {
+      if (!noted && o.windowNote) ctx.emit({ type: "notice", level: "info", text: o.windowNote });
+      noted = true;
       const b = budget();
       const overhead = o.overheadTokens();
       let out = history;
