@@ -13,6 +13,7 @@ import type { SessionLike } from "../../protocol/session-like.ts";
 import { TuiApp, type ModelChoice } from "./tui-app.ts";
 import type { SlashCommand } from "./completion.ts";
 import type { DisplayMode } from "./view-model.ts";
+import type { CheckpointSource } from "./rewind-menu.ts";
 
 export interface RunTuiOptions {
   session: SessionLike;
@@ -31,6 +32,8 @@ export interface RunTuiOptions {
   /** Returns text to show as a notice. */
   onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
   onRewindRequest?(): void;
+  /** Checkpoints for the Esc+Esc / rewind menu (issue 7). */
+  checkpoints?: CheckpointSource;
   listModels?(): Promise<ModelChoice[]>;
   extraCommands?: SlashCommand[];
 }

@@ -1,0 +1,208 @@
+/**
+ * The rewind modal (Esc Esc on an empty idle prompt, or /rewind): pick a checkpoint (newest first), then what to
+ * restore; restoring code first shows the files that will change, conflicts and files that cannot be restored,
+ * and asks before deleting files created after the checkpoint. The result is one `rewind` op for the session.
+ * Esc is routed here by the app's key handler (SelectRenderable has no Escape binding) and closes the menu.
+ */
+import { BoxRenderable, SelectRenderable, SelectRenderableEvents, StyledText, TextRenderable, type CliRenderer, type SelectOption, type TextChunk } from "@opentui/core";
+import { isAbsolute, relative } from "node:path";
+import type { Op } from "../../protocol/events.ts";
+import type { CheckpointSummary, RestorePlan } from "../../agent/checkpoints/schema.ts";
+import { chunk } from "./item-chunks.ts";
+import { colors } from "./theme.ts";
+
+export type { CheckpointSummary, RestorePlan };
+
+/** What the TUI needs from the checkpoint store (main.ts passes the session's CheckpointStore). */
+export interface CheckpointSource {
+  list(): CheckpointSummary[];
+  plan(checkpointId: string): RestorePlan | string;
+}
+
+type RewindOp = Extract<Op, { type: "rewind" }>;
+type Step = "checkpoints" | "mode" | "confirm";
+type Mode = RewindOp["mode"];
+
+type Choice =
+  | { kind: "checkpoint"; cp: CheckpointSummary }
+  | { kind: "mode"; mode: Mode }
+  | { kind: "confirm"; deleteCreated: boolean; force: boolean }
+  | { kind: "cancel" };
+
+export const MENU_ROWS = 14;
+
+export function formatCheckpoint(cp: CheckpointSummary): string {
+  const d = new Date(cp.time);
+  const hms = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+  const msgs = `${cp.messageCount} msg${cp.messageCount === 1 ? "" : "s"}`;
+  const files = cp.files ? `  +${cp.files} file${cp.files === 1 ? "" : "s"}` : "";
+  return `${hms}  ${msgs.padStart(8)}  ${cp.label}${files}${cp.conversationOnly ? "  (conversation only)" : ""}`;
+}
+
+export class RewindMenu {
+  readonly box: BoxRenderable;
+  private readonly info: TextRenderable;
+  private readonly select: SelectRenderable;
+  private chosen: CheckpointSummary | null = null;
+  private mode: Mode = "both";
+  private stepName: Step | "closed" = "closed";
+  private height = MENU_ROWS;
+
+  constructor(
+    private readonly renderer: CliRenderer,
+    private readonly source: CheckpointSource,
+    private readonly onOp: (op: RewindOp) => void,
+    private readonly onClose: () => void,
+    private readonly notice: (text: string, level: "info" | "warn" | "error") => void,
+    private readonly cwd: string,
+  ) {
+    this.box = new BoxRenderable(renderer, {
+      position: "absolute",
+      left: 1,
+      top: 0,
+      width: "96%",
+      height: MENU_ROWS,
+      zIndex: 110,
+      border: true,
+      borderStyle: "rounded",
+      borderColor: colors.accent,
+      backgroundColor: colors.bg,
+      title: " Rewind ",
+      visible: false,
+      flexDirection: "column",
+    });
+    this.info = new TextRenderable(renderer, { content: "", flexShrink: 0, paddingLeft: 1 });
+    this.select = new SelectRenderable(renderer, { width: "100%", flexGrow: 1, options: [], wrapSelection: true, showDescription: false, backgroundColor: colors.bg, focusedBackgroundColor: colors.bg });
+    this.box.add(this.info);
+    this.box.add(this.select);
+    this.select.on(SelectRenderableEvents.ITEM_SELECTED, (_i: number, opt: SelectOption | null) => {
+      if (opt) this.onChoice(opt.value as Choice);
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.box.visible;
+  }
+
+  get step(): Step | "closed" {
+    return this.stepName;
+  }
+
+  /** Rows the open menu takes (inline mode grows its footer by this much). */
+  get rows(): number {
+    return this.isOpen ? this.height : 0;
+  }
+
+  /** Opens on the checkpoint list; false (and a notice) when there are none. */
+  open(): boolean {
+    const list = this.source.list();
+    if (!list.length) {
+      this.notice("No checkpoints yet: one is saved before every model call.", "info");
+      return false;
+    }
+    this.chosen = null;
+    this.show(
+      "checkpoints",
+      "Select a checkpoint to restore (↑/↓, Enter · Esc closes)",
+      list.map((cp) => ({ name: formatCheckpoint(cp), description: "", value: { kind: "checkpoint", cp } satisfies Choice })),
+    );
+    return true;
+  }
+
+  close(): void {
+    this.box.visible = false;
+    this.stepName = "closed";
+    this.chosen = null;
+    this.onClose();
+  }
+
+  private show(step: Step, header: string | StyledText, options: SelectOption[]): void {
+    this.stepName = step;
+    const info = typeof header === "string" ? new StyledText([chunk(header, colors.dim)]) : header;
+    this.info.content = info;
+    const infoRows = info.chunks.map((c) => c.text).join("").replace(/\n$/, "").split("\n").length;
+    this.height = Math.max(5, Math.min(this.renderer.terminalHeight - 2, infoRows + options.length + 2));
+    this.box.height = this.height;
+    this.select.options = options;
+    this.select.setSelectedIndex(0);
+    this.box.visible = true;
+    this.select.focus();
+  }
+
+  private onChoice(c: Choice): void {
+    switch (c.kind) {
+      case "cancel":
+        return this.close();
+      case "checkpoint": {
+        this.chosen = c.cp;
+        const opts: SelectOption[] = c.cp.conversationOnly
+          ? [opt("Restore conversation only", { kind: "mode", mode: "conversation" }), opt("Cancel", { kind: "cancel" })]
+          : [
+              opt("Restore conversation and code", { kind: "mode", mode: "both" }),
+              opt("Restore conversation only", { kind: "mode", mode: "conversation" }),
+              opt("Restore code only", { kind: "mode", mode: "code" }),
+              opt("Cancel", { kind: "cancel" }),
+            ];
+        return this.show("mode", `Rewind to ${formatCheckpoint(c.cp)}`, opts);
+      }
+      case "mode": {
+        this.mode = c.mode;
+        if (c.mode === "conversation") return this.finish(false, false);
+        const plan = this.source.plan(this.chosen!.id);
+        if (typeof plan === "string") {
+          this.close();
+          return this.notice(plan, "warn");
+        }
+        const nothing = !plan.change.length && !plan.created.length && !plan.conflicts.length;
+        if (nothing && !plan.notRestorable.length) return this.finish(false, false);
+        return this.show("confirm", planText(plan, this.cwd), confirmOptions(plan));
+      }
+      case "confirm":
+        return this.finish(c.deleteCreated, c.force);
+    }
+  }
+
+  private finish(deleteCreated: boolean, force: boolean): void {
+    const cp = this.chosen;
+    if (!cp) return this.close();
+    const op: RewindOp = { type: "rewind", checkpointId: cp.id, mode: this.mode };
+    if (deleteCreated) op.deleteCreated = true;
+    if (force) op.force = true;
+    this.close();
+    this.onOp(op);
+  }
+}
+
+function opt(name: string, value: Choice): SelectOption {
+  return { name, description: "", value };
+}
+
+function planText(plan: RestorePlan, cwd: string): StyledText {
+  const out: TextChunk[] = [];
+  const show = (p: string) => {
+    const r = relative(cwd, p);
+    return r && !r.startsWith("..") && !isAbsolute(r) ? r : p;
+  };
+  const list = (title: string, items: string[], fg: string) => {
+    if (!items.length) return;
+    const shown = items.slice(0, 3).map((p) => `    ${p}`);
+    if (items.length > 3) shown.push(`    … and ${items.length - 3} more`);
+    out.push(chunk(`${title}\n`, fg), chunk(`${shown.join("\n")}\n`, colors.text));
+  };
+  list(`Will change (${plan.change.length}):`, plan.change.map(show), colors.accent);
+  list(`Created after the checkpoint (${plan.created.length}):`, plan.created.map(show), colors.warn);
+  list(`Changed outside chatcli, skipped unless overwritten (${plan.conflicts.length}):`, plan.conflicts.map((c) => show(c.path)), colors.error);
+  list(`Not restorable (${plan.notRestorable.length}):`, plan.notRestorable.map((n) => `${show(n.path)} (${n.reason})`), colors.dim);
+  return new StyledText(out);
+}
+
+function confirmOptions(plan: RestorePlan): SelectOption[] {
+  const out: SelectOption[] = [];
+  if (plan.created.length) {
+    out.push(opt(`Restore and delete the ${plan.created.length} created file${plan.created.length === 1 ? "" : "s"}`, { kind: "confirm", deleteCreated: true, force: false }));
+    out.push(opt("Restore, keep created files", { kind: "confirm", deleteCreated: false, force: false }));
+  } else out.push(opt("Restore", { kind: "confirm", deleteCreated: false, force: false }));
+  if (plan.conflicts.length) out.push(opt("Restore and overwrite the files changed outside chatcli", { kind: "confirm", deleteCreated: plan.created.length > 0, force: true }));
+  out.push(opt("Cancel", { kind: "cancel" }));
+  return out;
+}
