@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "../../src/cli/args.ts";
 import { compareVersions, DEFAULT_RELEASE_URL, releaseFolderUrl, updateCommand, type UpdateOptions } from "../../src/cli/commands/update.ts";
 import { fakeBinary, sha256, writeReleaseTree } from "./fake-release.ts";
 
@@ -220,4 +221,9 @@ describe("release URLs and versions", () => {
     }
     expect(compareVersions("1.0.0", "1.0.0+other")).toBe(0);
   });
+});
+
+test("`chatcli update --version X` reaches the command (not shadowed by the global --version)", () => {
+  expect(parseArgs(["update", "--version", "1.2.3"], "0.1.0 (x)")).toMatchObject({ kind: "update", check: false, version: "1.2.3" });
+  expect(parseArgs(["update", "--check"], "0.1.0 (x)")).toMatchObject({ kind: "update", check: true });
 });
