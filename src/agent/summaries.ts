@@ -25,6 +25,8 @@ export const SUMMARY_MAX_CHARS = 100;
 export const SUMMARY_MAX_OUTPUT_TOKENS = 40;
 export const SUMMARY_TEMPERATURE = 0.2;
 export const SUMMARY_TIMEOUT_MS = 30_000;
+/** The prompt is a few thousand characters at most; a small window keeps a local fast model light (Ollama num_ctx). */
+export const SUMMARY_CONTEXT_WINDOW = 4096;
 
 export const SUMMARY_SYSTEM_PROMPT = [
   "You label batches of tool calls made by a coding assistant.",
@@ -151,6 +153,7 @@ export function buildSummaryRequest(intent: string, calls: readonly BatchCall[],
     maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
     temperature: SUMMARY_TEMPERATURE,
     purpose: SUMMARY_PURPOSE,
+    contextWindow: SUMMARY_CONTEXT_WINDOW,
   };
 }
 
@@ -319,7 +322,8 @@ export function summarizerFromConfig(o: SummarizerFromConfigOptions): { summariz
   if (def.needsAuth && !resolveApiKey(def, o.env)) return { summarizer: undefined, reason: `fastModel provider ${def.id} has no API key (${def.envKeys.join(" or ")})` };
   let provider: LlmProvider;
   try {
-    provider = createProvider(def.id, o.env, o.fetch ?? fetch);
+    // Same env (keys, base URLs) but one try: a label retried after backoff would arrive too late to matter.
+    provider = createProvider(def.id, { ...o.env, MAX_RETRIES: "1" }, o.fetch ?? fetch);
   } catch (err) {
     return { summarizer: undefined, reason: `fastModel provider failed: ${(err as Error)?.message ?? String(err)}` };
   }
