@@ -30,9 +30,10 @@ const v2Message = z.object({
 const v2File = z.object({
   version: z.number(),
   title: z.string().optional(),
-  chat_history: z.array(v2Message).nullish(),
-  agent_history: z.array(v2Message).nullish(),
-  coder_history: z.array(v2Message).nullish(),
+  // Messages are validated one by one below, so one odd entry does not reject the file.
+  chat_history: z.array(z.unknown()).nullish(),
+  agent_history: z.array(z.unknown()).nullish(),
+  coder_history: z.array(z.unknown()).nullish(),
 });
 
 export interface ImportedChatcli {
