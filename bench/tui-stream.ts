@@ -92,7 +92,8 @@ async function streamPhase() {
     const ch = String.fromCharCode(97 + (echoes.length % 26));
     typed += ch;
     const t0 = performance.now();
-    const f0 = frames;
+    // A frame already being drawn when the key arrives cannot show it; count from the next one.
+    const f0 = frames + (setup.renderer.getSchedulerState().isRendering ? 1 : 0);
     setup.mockInput.pressKey(ch);
     for (;;) {
       await nextFrame();

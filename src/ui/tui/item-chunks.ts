@@ -1,27 +1,14 @@
 /**
  * Turns transcript items into styled text chunks. Used for every committed item that is not live markdown:
- * tool groups, notices, user messages, and the frozen pages of old markdown (a light styler, no tree-sitter).
+ * tool groups, notices, user messages, thinking, and committed markdown (src/ui/tui/markdown-text.ts).
  */
-import { RGBA, TextAttributes, type TextChunk } from "@opentui/core";
+import { TextAttributes, type TextChunk } from "@opentui/core";
 import type { DisplayMode, ToolCallView, TranscriptItem } from "./view-model.ts";
 import { colors } from "./theme.ts";
+import { chunk } from "./styled-chunk.ts";
+import { markdownChunks } from "./markdown-text.ts";
 
-const rgbaCache = new Map<string, RGBA>();
-function color(hex: string): RGBA {
-  let c = rgbaCache.get(hex);
-  if (!c) {
-    c = RGBA.fromHex(hex);
-    rgbaCache.set(hex, c);
-  }
-  return c;
-}
-
-export function chunk(text: string, fgHex?: string, attributes?: number): TextChunk {
-  const c: TextChunk = { __isChunk: true, text };
-  if (fgHex) c.fg = color(fgHex);
-  if (attributes) c.attributes = attributes;
-  return c;
-}
+export { chunk };
 
 export interface RenderFlags {
   mode: DisplayMode;
@@ -35,7 +22,7 @@ export function itemChunks(item: TranscriptItem, f: RenderFlags): TextChunk[] {
     case "user":
       return [chunk("› ", colors.user, TextAttributes.BOLD), chunk(item.text.replace(/\n/g, "\n  ") + "\n", colors.user)];
     case "markdown":
-      return styledMarkdown(item.text);
+      return markdownChunks(item.text);
     case "thinking":
       return thinkingChunks(item.text, f);
     case "tools":
@@ -103,45 +90,4 @@ function previewLines(output: string, max: number): string {
 
 function capitalize(s: string): string {
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
-}
-
-/** A light markdown styler for frozen pages: markers hidden, headings bold, code coloured. */
-export function styledMarkdown(text: string): TextChunk[] {
-  const out: TextChunk[] = [];
-  let inFence = false;
-  for (const line of text.split("\n")) {
-    if (/^\s{0,3}(```|~~~)/.test(line)) {
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence) {
-      out.push(chunk("  " + line + "\n", colors.code));
-      continue;
-    }
-    const h = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (h) {
-      out.push(chunk(h[2]! + "\n", colors.heading, TextAttributes.BOLD));
-      continue;
-    }
-    const li = /^(\s*)([-*+]|\d+\.)\s+(.*)$/.exec(line);
-    if (li) {
-      out.push(chunk(li[1]! + (/\d/.test(li[2]!) ? li[2]! : "•") + " ", colors.accent));
-      inline(li[3]!, out);
-    } else inline(line, out);
-    out.push(chunk("\n"));
-  }
-  return out;
-}
-
-function inline(line: string, out: TextChunk[]): void {
-  const re = /(`[^`]+`|\*\*[^*]+\*\*)/g;
-  let last = 0;
-  for (let m = re.exec(line); m; m = re.exec(line)) {
-    if (m.index > last) out.push(chunk(line.slice(last, m.index), colors.text));
-    const tok = m[0];
-    if (tok.startsWith("`")) out.push(chunk(tok.slice(1, -1), "#e0af68"));
-    else out.push(chunk(tok.slice(2, -2), colors.text, TextAttributes.BOLD));
-    last = m.index + tok.length;
-  }
-  if (last < line.length) out.push(chunk(line.slice(last), colors.text));
 }

@@ -1,9 +1,10 @@
 /**
  * Inline (split-footer) mode: commits finished transcript items to the terminal's native scrollback, in order.
- * Markdown goes through a scrollback surface (settle() waits for code highlighting); the rest is styled text.
- * Commits are chained so an async markdown commit never lets a later item overtake it.
+ * Every item, markdown included, is styled text rendered once (markdown-text.ts: the same look as the live tail
+ * and the full-screen pages; no per-block MarkdownRenderable surface). Commits stay chained (the replay reset
+ * after a rewind is queued with them) so nothing overtakes an earlier item.
  */
-import { MarkdownRenderable, StyledText, TextRenderable, type CliRenderer, type SyntaxStyle } from "@opentui/core";
+import { StyledText, TextRenderable, type CliRenderer, type SyntaxStyle } from "@opentui/core";
 import type { TranscriptItem } from "./view-model.ts";
 import { itemChunks, type RenderFlags } from "./item-chunks.ts";
 
@@ -14,7 +15,7 @@ export class ScrollbackCommitter {
 
   constructor(
     private readonly renderer: CliRenderer,
-    private readonly syntaxStyle: SyntaxStyle,
+    _syntaxStyle: SyntaxStyle,
     private readonly log: (msg: string) => void,
   ) {}
 
@@ -43,18 +44,6 @@ export class ScrollbackCommitter {
 
   private async commit(item: TranscriptItem, flags: RenderFlags): Promise<void> {
     if (this.renderer.isDestroyed) return;
-    if (item.kind === "markdown") {
-      const s = this.renderer.createScrollbackSurface({ startOnNewLine: true });
-      try {
-        s.root.add(new MarkdownRenderable(s.renderContext, { content: item.text, syntaxStyle: this.syntaxStyle, width: "100%" }));
-        await s.settle();
-        if (!s.isDestroyed && s.height > 0) s.commitRows(0, s.height, { trailingNewline: true });
-      } finally {
-        if (!s.isDestroyed) s.destroy();
-      }
-      this.blank();
-      return;
-    }
     const chunks = itemChunks(item, flags);
     if (!chunks.length) return;
     this.renderer.writeToScrollback((ctx) => ({

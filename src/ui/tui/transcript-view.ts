@@ -1,26 +1,25 @@
 /**
  * The full-screen transcript: a sticky ScrollBox holding committed items and, under them, the live area.
- * Bounded renderables: only the newest RICH_WINDOW committed items are real renderables (Markdown with
- * highlighted code, tool groups); older ones are frozen into large TextRenderable pages of styled text
- * (PAGE_LINES lines each), so an append costs the same whatever the transcript length. Freezing waits while the
- * user is scrolled up, so nothing moves under their eyes.
+ * Bounded renderables: committed items are styled text appended to pages (one TextRenderable per PAGE_LINES
+ * lines); only the last page is ever re-encoded, so an append costs the same whatever the transcript length and
+ * memory grows with the text, not with the number of items. Committed markdown is rendered to styled text once
+ * (markdown-text.ts), the same styler the streaming tail uses, so a block does not change look when it commits.
+ * A committed page above the last one never changes, so nothing moves under a user who scrolled up.
  */
 import {
   BoxRenderable,
-  MarkdownRenderable,
   ScrollBoxRenderable,
   StyledText,
   TextRenderable,
   type CliRenderer,
-  type Renderable,
   type SyntaxStyle,
   type TextChunk,
 } from "@opentui/core";
 import type { TranscriptItem, ViewState } from "./view-model.ts";
 import { chunk, itemChunks, thinkingChunks, toolChunks, type RenderFlags } from "./item-chunks.ts";
+import { markdownChunks } from "./markdown-text.ts";
 import { colors } from "./theme.ts";
 
-const RICH_WINDOW = 40;
 const PAGE_LINES = 200;
 
 interface Page {
@@ -34,14 +33,12 @@ export class TranscriptView {
   private readonly committed: BoxRenderable;
   private readonly live: LiveArea;
   private pages: Page[] = [];
-  private rich: { r: Renderable; item: TranscriptItem }[] = [];
   private rendered = 0;
   private epoch = -1;
-  private flags: RenderFlags = { mode: "full", showThinking: true, labels: {} };
 
   constructor(
     private readonly renderer: CliRenderer,
-    private readonly syntaxStyle: SyntaxStyle,
+    syntaxStyle: SyntaxStyle,
   ) {
     this.scroll = new ScrollBoxRenderable(renderer, {
       id: "transcript",
@@ -59,9 +56,9 @@ export class TranscriptView {
     this.scroll.add(this.live.box);
   }
 
-  /** Number of renderables holding committed items (pages + rich); bounded. */
+  /** Number of renderables holding committed items (pages); grows with the text, one per PAGE_LINES lines. */
   get committedRenderables(): number {
-    return this.pages.length + this.rich.length;
+    return this.pages.length;
   }
 
   isAtBottom(): boolean {
@@ -70,11 +67,14 @@ export class TranscriptView {
   }
 
   sync(state: ViewState, flags: RenderFlags): void {
-    this.flags = flags;
     if (state.epoch !== this.epoch) this.reset(state.epoch);
-    for (let i = this.rendered; i < state.items.length; i++) this.append(state.items[i]!);
-    this.rendered = state.items.length;
-    if (this.isAtBottom()) this.freeze();
+    if (this.rendered < state.items.length) {
+      let page: Page | null = null;
+      for (let i = this.rendered; i < state.items.length; i++) page = this.append(state.items[i]!, flags) ?? page;
+      // One re-encode per sync, however many items arrived since the last frame.
+      if (page) setPageContent(page);
+      this.rendered = state.items.length;
+    }
     this.live.sync(state, flags);
   }
 
@@ -92,52 +92,32 @@ export class TranscriptView {
 
   private reset(epoch: number): void {
     for (const p of this.pages) p.text.destroyRecursively();
-    for (const x of this.rich) x.r.destroyRecursively();
     this.pages = [];
-    this.rich = [];
     this.rendered = 0;
     this.epoch = epoch;
   }
 
-  private append(item: TranscriptItem): void {
-    const r = this.renderItem(item);
-    if (!r) return;
-    this.committed.add(r);
-    this.rich.push({ r, item });
-  }
-
-  private renderItem(item: TranscriptItem): Renderable | null {
-    if (item.kind === "markdown") {
-      return new MarkdownRenderable(this.renderer, {
-        content: item.text,
-        syntaxStyle: this.syntaxStyle,
-        streaming: false,
-        width: "100%",
-        marginBottom: 1,
-      });
-    }
-    const chunks = trimFinalNewline(itemChunks(item, this.flags));
+  /** Adds an item's chunks to the last page (opening a new one when full); returns the page it went to. */
+  private append(item: TranscriptItem, flags: RenderFlags): Page | null {
+    const chunks = itemChunks(item, flags);
     if (!chunks.length) return null;
-    return new TextRenderable(this.renderer, { content: new StyledText(chunks), width: "100%", marginBottom: 1 });
-  }
-
-  private freeze(): void {
-    while (this.rich.length > RICH_WINDOW) {
-      const { r, item } = this.rich.shift()!;
-      this.committed.remove(r);
-      r.destroyRecursively();
-      const chunks = itemChunks(item, this.flags);
-      if (!chunks.length) continue;
-      let page = this.pages[this.pages.length - 1];
-      if (!page || page.lines >= PAGE_LINES) {
-        page = { text: new TextRenderable(this.renderer, { content: "", width: "100%" }), chunks: [], lines: 0 };
-        this.committed.add(page.text, this.pages.length);
-        this.pages.push(page);
-      }
-      page.chunks.push(...chunks, chunk("\n"));
-      page.lines += chunks.reduce((n, c) => n + countNewlines(c.text), 0) + 1;
-      page.text.content = new StyledText(page.chunks);
+    let page = this.pages[this.pages.length - 1];
+    if (!page || page.lines >= PAGE_LINES) {
+      if (page) setPageContent(page);
+      page = { text: new TextRenderable(this.renderer, { content: "", width: "100%" }), chunks: [], lines: 0 };
+      this.committed.add(page.text);
+      this.pages.push(page);
     }
+    // Items end with "\n" and are separated by a blank line (a page after the first starts with it).
+    if (page.chunks.length || this.pages.length > 1) {
+      page.chunks.push(chunk("\n"));
+      page.lines++;
+    }
+    for (const c of chunks) {
+      page.chunks.push(c);
+      page.lines += countNewlines(c.text);
+    }
+    return page;
   }
 }
 
@@ -145,16 +125,16 @@ export class TranscriptView {
 export class LiveArea {
   readonly box: BoxRenderable;
   private readonly thinking: TextRenderable;
-  private readonly tail: MarkdownRenderable;
+  private readonly tail: TextRenderable;
   private readonly tools: TextRenderable;
   private lastTail = "";
   private lastThinking = "";
   private lastTools: unknown = null;
 
-  constructor(renderer: CliRenderer, syntaxStyle: SyntaxStyle) {
+  constructor(renderer: CliRenderer, _syntaxStyle: SyntaxStyle) {
     this.box = new BoxRenderable(renderer, { id: "live", flexDirection: "column", width: "100%", flexShrink: 0 });
     this.thinking = new TextRenderable(renderer, { content: "", width: "100%", visible: false, fg: colors.dim });
-    this.tail = new MarkdownRenderable(renderer, { content: "", syntaxStyle, streaming: true, width: "100%", visible: false });
+    this.tail = new TextRenderable(renderer, { content: "", width: "100%", visible: false });
     this.tools = new TextRenderable(renderer, { content: "", width: "100%", visible: false });
     this.box.add(this.thinking);
     this.box.add(this.tail);
@@ -163,7 +143,7 @@ export class LiveArea {
 
   /** Height in rows of what is live now (used by inline mode to size the footer). */
   get lineEstimate(): number {
-    const t = this.lastTail ? this.lastTail.split("\n").length : 0;
+    const t = this.lastTail ? countNewlines(this.lastTail.trimEnd()) + 1 : 0;
     const th = this.lastThinking ? Math.min(6, this.lastThinking.split("\n").length) : 0;
     return t + th + (this.tools.visible ? 4 : 0);
   }
@@ -181,8 +161,10 @@ export class LiveArea {
     }
     if (live.tail !== this.lastTail) {
       this.lastTail = live.tail;
-      this.tail.visible = live.tail.length > 0;
-      this.tail.content = live.tail;
+      const text = live.tail.trimEnd();
+      this.tail.visible = text.length > 0;
+      // The tail is at most one unfinished block (markdown-blocks.ts), so restyling it per frame is cheap.
+      if (text) this.tail.content = new StyledText(trimFinalNewline(markdownChunks(text)));
     }
     if (live.tools !== this.lastTools) {
       this.lastTools = live.tools;
@@ -190,6 +172,10 @@ export class LiveArea {
       if (live.tools) this.tools.content = new StyledText(trimFinalNewline(toolChunks(live.tools.calls, { ...flags, mode: "full" }, state.labels[live.tools.batchId])));
     }
   }
+}
+
+function setPageContent(page: Page): void {
+  page.text.content = new StyledText(trimFinalNewline(page.chunks));
 }
 
 function countNewlines(s: string): number {
