@@ -25,6 +25,7 @@ import { chunk, type RenderFlags } from "./item-chunks.ts";
 import { colors, createSyntaxStyle } from "./theme.ts";
 import { approvalChunks, decisionForKey } from "./approval-box.ts";
 import { Picker, type PickerItem } from "./picker.ts";
+import { RewindMenu, type CheckpointSource } from "./rewind-menu.ts";
 
 export interface ModelChoice {
   provider: string;
@@ -46,6 +47,8 @@ export interface TuiAppOptions {
   onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
   /** Esc+Esc on an empty idle prompt, and /rewind (issue 7 opens its menu here). */
   onRewindRequest?(): void;
+  /** The session's checkpoints: Esc+Esc and /rewind open the rewind menu over them (takes precedence over onRewindRequest). */
+  checkpoints?: CheckpointSource;
   /** Choices for the /model and /provider pickers. */
   listModels?(): Promise<ModelChoice[]>;
   /** Extra slash commands to complete (handled by onSlashCommand). */
@@ -74,6 +77,7 @@ export class TuiApp {
   private readonly completionText: TextRenderable;
   private readonly statusLine: TextRenderable;
   private readonly picker: Picker;
+  private readonly rewindMenu: RewindMenu | null;
   private readonly history: PromptHistory;
   private readonly commands: SlashCommand[];
   private showThinking = true;
@@ -166,6 +170,10 @@ export class TuiApp {
     this.picker = new Picker(renderer, () => this.prompt.focus());
     renderer.root.add(this.root);
     renderer.root.add(this.picker.box);
+    this.rewindMenu = opts.checkpoints
+      ? new RewindMenu(renderer, opts.checkpoints, (op) => this.submit(op), () => this.closeRewindMenu(), (text, level) => this.dispatch({ type: "ui.notice", level, text }), opts.cwd)
+      : null;
+    if (this.rewindMenu) renderer.root.add(this.rewindMenu.box);
 
     renderer.keyInput.on("keypress", this.onKey);
     renderer.on("selection", this.onSelection);
@@ -178,6 +186,7 @@ export class TuiApp {
   dispatch(input: ViewInput, immediate = true): void {
     if (this.destroyed) return;
     this.state = reduce(this.state, input, this.renderer.clock.now());
+    if (input.type === "rewound" && input.prompt) this.setPrompt(input.prompt);
     if (immediate) this.syncNow();
     else if (this.syncTimer === null) {
       this.syncTimer = this.renderer.clock.setTimeout(() => {
@@ -309,7 +318,8 @@ export class TuiApp {
     const extra =
       (this.queueText.visible ? Math.min(this.state.queue.length, 5) + 1 : 0) +
       (this.approvalBox.visible ? 12 : 0) +
-      (this.completionText.visible ? Math.min(this.completion?.items.length ?? 0, 8) : 0);
+      (this.completionText.visible ? Math.min(this.completion?.items.length ?? 0, 8) : 0) +
+      (this.rewindMenu?.rows ?? 0);
     const promptRows = Math.min(8, Math.max(1, this.prompt.lineCount)) + 2;
     const liveRows = this.live ? Math.min(12, this.live.lineEstimate) : 0;
     const want = Math.max(4, Math.min(this.renderer.terminalHeight - 2, promptRows + 1 + extra + liveRows + (liveRows ? 1 : 0)));
@@ -345,6 +355,13 @@ export class TuiApp {
     if (this.state.approval) {
       k.preventDefault();
       this.onApprovalKey(k, now);
+      return;
+    }
+    if (this.rewindMenu?.isOpen) {
+      if (isEsc || (k.name === "c" && k.ctrl)) {
+        k.preventDefault();
+        this.rewindMenu.close();
+      }
       return;
     }
     if (this.picker.isOpen) {
@@ -525,6 +542,11 @@ export class TuiApp {
     this.prompt.gotoBufferEnd();
   }
 
+  private closeRewindMenu(): void {
+    this.prompt.focus();
+    this.syncNow();
+  }
+
   private cyclePermissionMode(): void {
     const i = PERMISSION_CYCLE.indexOf(this.state.status.permissionMode);
     const mode = PERMISSION_CYCLE[(i + 1) % PERMISSION_CYCLE.length]!;
@@ -533,6 +555,12 @@ export class TuiApp {
   }
 
   private requestRewind(): void {
+    if (this.rewindMenu) {
+      if (this.state.status.running) return this.dispatch({ type: "ui.notice", level: "warn", text: "Cannot rewind while a turn is running; press Esc first." });
+      this.lastEscAt = -Infinity;
+      if (this.rewindMenu.open()) this.syncNow();
+      return;
+    }
     if (this.opts.onRewindRequest) this.opts.onRewindRequest();
     else this.dispatch({ type: "ui.notice", level: "info", text: "Rewind is not available yet." });
   }
