@@ -47,7 +47,7 @@ describe("session recording and replay", () => {
     const replayed = view(transcriptEvents(loaded));
     expect(comparable(replayed)).toEqual(comparable(live));
     // The transcript really has the pieces (not two empty views).
-    const kinds = live.items.map((i) => i.kind);
+    const kinds: string[] = live.items.map((i) => i.kind);
     for (const k of ["user", "thinking", "markdown", "tools", "summary", "notice"]) expect(kinds).toContain(k);
     expect(live.items.filter((i) => i.kind === "markdown").length).toBeGreaterThan(3);
   });
