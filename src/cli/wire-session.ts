@@ -25,6 +25,11 @@ import { CheckpointStore, checkpointDir, checkpointLimitsFromEnv } from "../agen
 import { switchModel } from "./interactive-commands.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
+import { assumedWindowNote, createContextManager } from "../agent/compaction/context-manager.ts";
+import { knownContextWindow } from "../llm/context-windows.ts";
+import { createModelSummarizer } from "../agent/compaction/model-summarizer.ts";
+import { createArchiver } from "../agent/compaction/archive.ts";
+import { estimateSystemTokens, estimateToolSpecTokens } from "../agent/compaction/tokens.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -88,6 +93,29 @@ export function wireSession(o: WireOptions): WiredSession {
   let session: Session | undefined;
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
   const budgetState = createBudgetState();
+  // Context management (issue 8): compaction before model calls, /compact, overflow recovery. Summaries point
+  // the model at the archived originals under <home>/compaction/, so the read tool may open that directory.
+  const compactionDir = join(cfg.home, "compaction");
+  paths.addReadPath(compactionDir);
+  let archive: ((m: import("../protocol/message.ts").Message[]) => string | undefined) | undefined;
+  const context = createContextManager({
+    contextWindow: () => session?.contextWindow ?? contextWindow,
+    overheadTokens: () => {
+      const specs = tools.specs();
+      const native = (session?.model.nativeTools ?? resolved.info?.supportsTools ?? false) && specs.length > 0;
+      // + the per-request task reminder (≤ 300 chars of task plus a fixed sentence).
+      return estimateSystemTokens(opts.systemPrompt({ nativeTools: native, tools: specs })) + (native ? estimateToolSpecTokens(specs) : 0) + 150;
+    },
+    agent: () => tools.specs().length > 0,
+    summarize: createModelSummarizer({
+      provider: () => session?.model.provider ?? resolved.provider,
+      model: () => session?.model.model ?? resolved.model,
+      contextWindow: () => session?.contextWindow ?? contextWindow,
+      onUsage: (u, model) => usage.record("compaction", session?.model.providerId ?? resolved.providerId, model, u),
+    }),
+    archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId: opts.sessionId }))(m),
+    ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
+  });
   const opts: SessionOptions = {
     sessionId: newSessionId(),
     providerId: resolved.providerId,
@@ -107,12 +135,17 @@ export function wireSession(o: WireOptions): WiredSession {
     pipeline: async (history, ctx) => {
       const r = runResultPipeline(history, { options: pipelineOptions, budgetState, toolResultsDir: workspace?.toolResultsDir });
       if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
-      return { persistent: r.messages, outgoing: r.messages };
+      const compacted = await context.beforeModelCall(r.messages, ctx);
+      return { persistent: compacted, outgoing: compacted };
     },
+    compact: (c) => context.compact(c),
+    recoverOverflow: (c) => context.recoverOverflow(c),
+    estimateContextTokens: (h) => context.requestTokens(h),
     contextWindow,
     permissionMode: o.permissionMode,
     onPermissionModeChange: (mode) => policy.setMode(mode),
     onUsage: (u, purpose, model) => {
+      if (purpose === "main") context.accountant.reported(u.inputTokens);
       usage.record(purpose, session?.model.providerId ?? resolved.providerId, model, u);
     },
     costSoFar: () => usage.session().costUsd,
@@ -150,6 +183,12 @@ export function wireSession(o: WireOptions): WiredSession {
       workspace?.cleanup();
     },
   };
+}
+
+/** No override, no setting, and neither the server nor the model table knows the window (issue 8). */
+function windowIsAssumed(cfg: Config, resolved: ResolvedModel): boolean {
+  if (Number(cfg.env.CHATCLI_CONTEXT_WINDOW) > 0 || cfg.settings.contextWindow) return false;
+  return resolved.providerId === "OLLAMA" ? !resolved.info?.contextWindow : knownContextWindow(resolved.model) === undefined;
 }
 
 export function newSessionId(): string {
