@@ -146,9 +146,11 @@ export function buildSummaryRequest(intent: string, calls: readonly BatchCall[],
     lines.push(`${i + 1}. ${cut(c.name)}`, `   Input: ${cut(inputText(c.args))}`, `   Output: ${cut(c.result) || "(empty)"}`);
   });
   lines.push("", "Label:");
+  // Qwen3 thinks by default and would spend the whole token budget on it; its soft switch turns that off.
+  const system = /qwen3/i.test(model) ? `${SUMMARY_SYSTEM_PROMPT}\n/no_think` : SUMMARY_SYSTEM_PROMPT;
   return {
     model,
-    system: [{ text: SUMMARY_SYSTEM_PROMPT }],
+    system: [{ text: system }],
     messages: [{ role: "user", content: lines.join("\n") }],
     maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
     temperature: SUMMARY_TEMPERATURE,

@@ -131,6 +131,10 @@ describe("buildSummaryRequest", () => {
     expect(runs.length).toBeGreaterThanOrEqual(3);
     for (const r of runs) expect(r.length).toBeLessThanOrEqual(SUMMARY_FIELD_CHARS);
   });
+  test("qwen3 fast models get the no-think switch; others do not", () => {
+    expect(buildSummaryRequest("x", [], "qwen3:0.6b").system[0]!.text).toContain("/no_think");
+    expect(buildSummaryRequest("x", [], "gemini-2.5-flash-lite").system[0]!.text).not.toContain("/no_think");
+  });
   test("a cut never splits a surrogate pair", () => {
     const req = buildSummaryRequest("😀".repeat(400), [], "m");
     expect(req.messages[0]!.content).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
