@@ -381,8 +381,9 @@ export class CheckpointStore {
     return parts.join(" ");
   }
 
+  /** Deferred one tick: the session replaces the history (which redraws the transcript) right after rewind returns. */
   private publishNotice(text: string): void {
-    this.o.publish?.({ type: "notice", level: "info", text });
+    setTimeout(() => this.o.publish?.({ type: "notice", level: "info", text }), 0);
   }
 
   private historyOf(id: string): Message[] | undefined {

@@ -149,6 +149,7 @@ describe("file snapshots", () => {
     expect(existsSync(file("sub/new.txt"))).toBe(true);
     expect(r.prompt).toBe("edit a");
     expect(r.history).toEqual([]);
+    await Bun.sleep(5); // the restore notice is published one tick later
     const notice = events.filter((e) => e.type === "notice").at(-1);
     expect(notice && notice.type === "notice" && notice.text).toContain("Kept files created after the checkpoint");
 
@@ -191,6 +192,7 @@ describe("file snapshots", () => {
     expect(plan.change).toEqual([]);
     await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
     expect(readFileSync(file("a.txt"), "utf8")).toBe("edited by the user");
+    await Bun.sleep(5);
     const n = events.filter((e) => e.type === "notice").at(-1);
     expect(n && n.type === "notice" && n.text).toContain("Skipped (changed outside chatcli)");
     await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code", force: true }, []);

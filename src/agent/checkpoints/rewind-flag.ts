@@ -22,8 +22,11 @@ export function rewindFlag(session: SessionLike, checkpoints: { list(): Checkpoi
     const notes: string[] = [];
     const off = session.subscribe((e) => {
       if (e.type === "rewound" && e.checkpointId === cp.id) {
-        off();
-        resolve({ event: e, checkpoint: cp, notes });
+        // The store's restore notice comes one tick after the event.
+        setTimeout(() => {
+          off();
+          resolve({ event: e, checkpoint: cp, notes });
+        }, 5);
       } else if (e.type === "notice") {
         if (e.level === "info") notes.push(e.text);
         else {
