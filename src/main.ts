@@ -14,6 +14,10 @@ import { registerOpenAiCompatibleFromSettings } from "./llm/providers/openai-com
 import { describeLlmError } from "./cli/describe-error.ts";
 import { CliFailure, resolveModel } from "./cli/resolve-model.ts";
 import { wireSession } from "./cli/wire-session.ts";
+import { resolveResume, sessionsCommand } from "./cli/commands/sessions.ts";
+import { createSlashCommands, type SlashHandler } from "./cli/slash-commands.ts";
+import { transcriptEvents, withReplay } from "./store/session-replay.ts";
+import { rewindFlag } from "./agent/checkpoints/rewind-flag.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load-config.ts";
 import { detectLang, setLang } from "./i18n/i18n.ts";
 import { t } from "./i18n/i18n.ts";
@@ -68,8 +72,7 @@ export async function main(argv: string[]): Promise<number> {
       case "update":
         return await updateCommand({ env: process.env, currentVersion: VERSION, execPath: process.execPath, check: cmd.check, version: cmd.version, fetch, out: process.stdout, err: process.stderr });
       case "sessions":
-        process.stderr.write(`chatcli: "${cmd.kind}" is not available in this build yet.\n`);
-        return 1;
+        return sessionsCommand(cfg, cmd.action, cmd.file, process.stdout, process.stderr);
     }
   } catch (err) {
     if (err instanceof CliFailure) {
@@ -96,9 +99,12 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   const resolved = await resolveModel(cfg);
   if (resolved.notice) process.stderr.write(`chatcli: ${resolved.notice}\n`);
   const denied: string[] = [];
+  const resume = resolveResume(cfg, cmd);
+  for (const w of resume?.warnings ?? []) process.stderr.write(`chatcli: warning: ${w}\n`);
   const wired = wireSession({
     cfg,
     resolved,
+    ...(resume ? { resume } : {}),
     permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode,
     ...(cmd.maxTurns ? { maxTurns: cmd.maxTurns } : {}),
     interactive: false,
@@ -110,6 +116,15 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     },
   });
   const session = wired.session;
+  if (cmd.rewind !== undefined) {
+    const r = await rewindFlag(session, wired.checkpoints, cmd.rewind);
+    if (typeof r === "string") {
+      process.stderr.write(`chatcli: ${r}\n`);
+      wired.dispose();
+      return 1;
+    }
+    process.stderr.write(`chatcli: rewound to checkpoint ${cmd.rewind} (${r.checkpoint.label}). ${r.notes.join(" ")}\n`);
+  }
   const onSigint = () => session.submit({ type: "interrupt" });
   process.on("SIGINT", onSigint);
   process.on("SIGTERM", onSigint);
@@ -132,10 +147,24 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
 
 async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "interactive" }>, logger: Logger): Promise<number> {
   const resolved = await resolveModel(cfg);
-  const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true });
+  const resume = resolveResume(cfg, cmd);
+  const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
   const session = wired.session;
+  const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
+  let replay = resume ? transcriptEvents(resume, { contextWindow: session.contextWindow }) : [];
+  if (cmd.rewind !== undefined) {
+    // Issue 7: rewind before the TUI starts; it then shows the restored conversation with the prompt put back.
+    const r = await rewindFlag(session, wired.checkpoints, cmd.rewind);
+    if (typeof r === "string") {
+      process.stderr.write(`chatcli: ${r}\n`);
+      wired.dispose();
+      return 1;
+    }
+    const restored = resume ? transcriptEvents({ ...resume, viewEvents: [], history: [...session.messages] }, { contextWindow: session.contextWindow }) : [];
+    replay = [...restored, ...r.notes.map((text) => ({ type: "notice" as const, level: "info" as const, text })), r.event];
+  }
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage);
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, ...(slash ? { slash } : {}) });
   } finally {
     wired.dispose();
   }
@@ -148,6 +177,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore } = { replay: [] },
 ): Promise<number> {
   if (cmd.noTui || !process.stdout.isTTY) {
     const { runPlain } = await import("./ui/tui/plain-output.ts");
@@ -156,7 +186,10 @@ async function runInteractive(
   }
   const { runTui } = await import("./ui/tui/run-tui.ts");
   return runTui({
-    session,
+    session: extras.replay.length ? withReplay(session, extras.replay) : session,
+    ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
+    // "/session" is already a built-in name in the TUI's completion list.
+    ...(extras.slash ? { extraCommands: extras.slash.commands.filter((c) => c.name !== "session") } : {}),
     provider: resolved.providerId,
     model: resolved.model,
     version: versionString(),
@@ -168,7 +201,9 @@ async function runInteractive(
     displayMode: cfg.env.CHATCLI_CODER_UI === "compact" || cfg.settings.ui?.mode === "compact" ? "compact" : "full",
     contextWindow: session.contextWindow,
     listModels: () => listModelChoices(cfg),
-    onSlashCommand: async (name) => {
+    onSlashCommand: async (name, args) => {
+      const mine = extras.slash?.handle(name, args);
+      if (mine) return mine;
       if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
       return `Unknown command /${name}. Type /help for the list.`;
     },

@@ -23,6 +23,11 @@ import { summarizerFromConfig, type ToolUseSummarizer } from "../agent/summaries
 import { Logger } from "../util/logger.ts";
 import { CheckpointStore, checkpointDir, checkpointLimitsFromEnv } from "../agent/checkpoints.ts";
 import { switchModel } from "./interactive-commands.ts";
+import { SessionStore } from "../store/session-store.ts";
+import { SessionRecorder, attachRecorder } from "../store/session-recorder.ts";
+import type { LoadedSession } from "../store/session-file.ts";
+import { ContextManager } from "../agent/contexts.ts";
+import { expandAtMentions } from "../agent/at-mentions.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
 import { assumedWindowNote, createContextManager } from "../agent/compaction/context-manager.ts";
@@ -41,6 +46,10 @@ export interface WireOptions {
   onUnansweredApproval?: (action: string, reason: string) => void;
   /** Tool-use summaries (issue 9); false skips them (headless text/json, where nothing shows them). */
   summaries?: boolean;
+  /** `--resume`/`--continue`: start from this saved session and keep appending to its file (issue 10). */
+  resume?: LoadedSession;
+  /** Autosave to `<home>/sessions/` (default true). */
+  record?: boolean;
 }
 
 export interface WiredSession {
@@ -51,6 +60,11 @@ export interface WiredSession {
   workspace: SessionWorkspace | undefined;
   /** Checkpoints and file snapshots of the main session (issue 7), persisted under `<home>/snapshots/<sessionId>/`. */
   checkpoints: CheckpointStore;
+  /** Saved sessions (issue 10); `recorder` autosaves this one (undefined when recording is off). */
+  store: SessionStore;
+  recorder: SessionRecorder | undefined;
+  /** Named context sets attached to the system prompt (`/context`). */
+  contexts: ContextManager;
   dispose(): void;
 }
 
@@ -116,8 +130,12 @@ export function wireSession(o: WireOptions): WiredSession {
     archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId: opts.sessionId }))(m),
     ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
   });
+  const store = new SessionStore({ home: cfg.home, env: cfg.env });
+  const contexts = new ContextManager({ dir: join(cfg.home, "contexts"), projectRoot: cfg.projectRoot, paths });
   const opts: SessionOptions = {
-    sessionId: newSessionId(),
+    sessionId: o.resume?.meta.id ?? newSessionId(),
+    ...(o.resume ? { initialHistory: o.resume.history } : {}),
+    transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
     providerId: resolved.providerId,
     model: resolved.model,
     provider: resolved.provider,
@@ -156,6 +174,7 @@ export function wireSession(o: WireOptions): WiredSession {
       composeSystemPrompt({
         base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0 }),
         bootstrap: loader.load(),
+        contexts: contexts.parts(),
         ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
       }),
   };
@@ -171,14 +190,33 @@ export function wireSession(o: WireOptions): WiredSession {
   checkpoints = cp;
   opts.onCheckpoint = (h) => void cp.save(h);
   opts.rewind = (op, h) => cp.rewind(op, h);
+  const recorder = o.record === false ? undefined : new SessionRecorder({
+    store,
+    id: opts.sessionId,
+    existing: o.resume !== undefined,
+    meta: { cwd: cfg.cwd, projectRoot: cfg.projectRoot, provider: resolved.providerId, model: resolved.model },
+    onError: (m) => session?.publish({ type: "notice", level: "warn", text: m }),
+  });
+  if (recorder) {
+    const prev = opts.onHistoryChange;
+    opts.onHistoryChange = (c) => {
+      prev?.(c);
+      recorder.onHistoryChange(c);
+    };
+  }
   session = new Session(opts);
+  if (recorder) attachRecorder(session, recorder);
   return {
+    store,
+    recorder,
+    contexts,
     checkpoints: cp,
     session,
     usage,
     summaries,
     workspace,
     dispose: () => {
+      recorder?.close();
       summaries?.close();
       workspace?.cleanup();
     },
