@@ -35,7 +35,7 @@ function cpuTicks(pid: number): number {
 
 const fake = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 8192, capabilities: ["completion"] }], defaultReply: { text: "ok" } });
 const b = isolatedBinary();
-const results: { prompt: number; rss: number; idleCpu: number; threads: number }[] = [];
+const results: { prompt: number; cpuAtPrompt: number; rss: number; idleCpu: number; threads: number }[] = [];
 try {
   for (let run = 0; run < RUNS; run++) {
     const envs = Object.entries({ ...b.env, OLLAMA_HOST: fake.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
@@ -43,22 +43,24 @@ try {
     const tmux = new Tmux(join(b.dir, `tmux-${run}.sock`), `cd '${b.dir}' && exec env ${envs} '${b.bin}'`);
     try {
       let promptAt = Infinity;
+      let cpuAtPrompt = NaN;
+      const pid = Number(tmux.display("#{pane_pid}"));
       while (performance.now() - t0 < 10_000) {
         const s = tmux.capture();
         if (s.includes("Ask anything") && s.includes("qwen3:8b")) {
           promptAt = performance.now() - t0;
+          cpuAtPrompt = cpuTicks(pid) / CLK_TCK;
           break;
         }
         await Bun.sleep(5);
       }
-      const pid = Number(tmux.display("#{pane_pid}"));
       await Bun.sleep(1000);
       const rss = procStatus(pid, "VmRSS");
       const c0 = cpuTicks(pid);
       await Bun.sleep(IDLE_S * 1000);
       const idleCpu = (cpuTicks(pid) - c0) / CLK_TCK;
       const threads = Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-      results.push({ prompt: promptAt / 1000, rss, idleCpu, threads });
+      results.push({ prompt: promptAt / 1000, cpuAtPrompt, rss, idleCpu, threads });
       tmux.send("C-c");
       await Bun.sleep(100);
       tmux.send("C-c");
@@ -83,4 +85,6 @@ console.log(`compiled binary in tmux, ${RUNS} runs`);
 row("start → prompt on screen", results.map((r) => r.prompt), 0.25, "s", 3);
 row("idle RSS after start (VmRSS)", results.map((r) => r.rss), 100, "MB", 1);
 row(`CPU while idle for ${IDLE_S} s`, results.map((r) => r.idleCpu), 0.02, "s", 2);
+console.log(`      CPU used until the prompt: median ${median(results.map((r) => r.cpuAtPrompt)).toFixed(2)} s (load-independent; wall time above suffers on a busy machine)`);
+console.log(`      load average at the end: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} on ${navigator.hardwareConcurrency} CPUs`);
 console.log(`      threads after start: ${results.map((r) => r.threads).join(", ")} (CPU resolution 1/${CLK_TCK} s)`);

@@ -146,6 +146,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
 }
 
 async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "interactive" }>, logger: Logger): Promise<number> {
+  // Start loading OpenTUI (the largest module graph) while the model info round trips are in flight.
+  if (!cmd.noTui && process.stdout.isTTY) import("./ui/tui/run-tui.ts").catch(() => undefined);
   const resolved = await resolveModel(cfg);
   const resume = resolveResume(cfg, cmd);
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });

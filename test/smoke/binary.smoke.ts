@@ -72,6 +72,9 @@ describe("compiled binary", () => {
       expect(readFileSync(marker, "utf8").trim()).toBe("0");
       expect(tmux.display("#{alternate_on}")).toBe("0");
       expect(tmux.display("#{cursor_flag}")).toBe("1");
+      expect(tmux.display("#{mouse_any_flag}")).toBe("0");
+      // The alternate screen is gone: the shell's screen is back, without the TUI's frame.
+      expect(tmux.capture()).not.toContain("Ask anything");
     } finally {
       tmux.kill();
     }

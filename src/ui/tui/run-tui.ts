@@ -107,6 +107,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       log,
     });
     log(`tui started v${opts.version} (${opts.inline ? "inline" : "full-screen"})`);
+    testCrashHook(process.env.CHATCLI_TEST_CRASH_AFTER_MS);
   } catch (e) {
     onFatal(e);
   }
@@ -152,6 +153,22 @@ function redirectConsole(log: (msg: string) => void): () => void {
   return () => {
     for (const [m, f] of saved) console[m] = f;
   };
+}
+
+/**
+ * TEST ONLY (test/smoke/tui-hygiene.smoke.ts): `CHATCLI_TEST_CRASH_AFTER_MS=N` writes a console.log and a
+ * console.error marker right away (they must land in the log, never on the screen) and throws an uncaught
+ * error from a timer N ms later (the terminal must be restored, the error and the log path printed, exit 1).
+ * Not a user setting; unset, it does nothing.
+ */
+function testCrashHook(value: string | undefined): void {
+  const ms = Number(value);
+  if (!value || !Number.isFinite(ms) || ms < 0) return;
+  console.log("CHATCLI-TEST-CONSOLE-LOG");
+  console.error("CHATCLI-TEST-CONSOLE-ERROR");
+  setTimeout(() => {
+    throw new Error("test crash (CHATCLI_TEST_CRASH_AFTER_MS)");
+  }, ms);
 }
 
 function formatArg(a: unknown): string {

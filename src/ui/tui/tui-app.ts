@@ -61,6 +61,7 @@ export interface TuiAppOptions {
 
 const APPROVAL_GUARD_MS = 250;
 const CTRL_C_WINDOW_MS = 2000;
+/** Session events are coalesced to one sync per frame at the renderer's targetFps (never more often than this). */
 const SYNC_DELAY_MS = 16;
 const PERMISSION_CYCLE: PermissionMode[] = ["default", "accept-edits", "plan"];
 
@@ -192,7 +193,7 @@ export class TuiApp {
       this.syncTimer = this.renderer.clock.setTimeout(() => {
         this.syncTimer = null;
         this.syncNow();
-      }, SYNC_DELAY_MS);
+      }, Math.max(SYNC_DELAY_MS, 1000 / this.renderer.targetFps));
     }
   }
 
