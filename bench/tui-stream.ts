@@ -157,7 +157,9 @@ async function streamPhase() {
 
 async function appendPhase() {
   const { setup, session, app, cleanup } = await makeApp(false);
+  Bun.gc(true);
   const rss0 = vm("VmRSS");
+  const heap0MB = process.memoryUsage().heapUsed / 2 ** 20;
   let chars = 0;
   for (let i = 0; i < 10_000; i++) {
     const k = i % 4;
@@ -194,9 +196,11 @@ async function appendPhase() {
   }
   const chunkMs = (performance.now() - t0) / n;
   const renderables = app.transcript?.committedRenderables ?? 0;
+  Bun.gc(true);
+  const heapMB = process.memoryUsage().heapUsed / 2 ** 20;
   const rssGrowth = vm("VmRSS") - rss0;
   await cleanup();
-  return { appendMs, chunkMs, renderables, items, textMB: (chars * 2) / 2 ** 20, rssGrowthMB: rssGrowth, peakRssMB: vm("VmHWM") };
+  return { appendMs, chunkMs, renderables, items, textMB: (chars * 2) / 2 ** 20, rssGrowthMB: rssGrowth, heapMB, heap0MB, peakRssMB: vm("VmHWM") };
 }
 
 const phaseArg = process.argv.indexOf("--phase");
@@ -233,5 +237,6 @@ console.log(`append: a transcript of 10,000 messages (${a.items} items)`);
 row("append one item + frame", a.appendMs, 2, "ms");
 row("stream one chunk + frame", a.chunkMs, 2, "ms");
 info("committed renderables", String(a.renderables));
-info("RSS growth / text held", `${a.rssGrowthMB.toFixed(1)} MB for ${a.textMB.toFixed(1)} MB of text (UTF-16)`);
+info("JS heap growth (after GC) / text held", `${(a.heapMB - a.heap0MB).toFixed(1)} MB for ${a.textMB.toFixed(1)} MB of text (UTF-16)`);
+info("RSS growth", `${a.rssGrowthMB.toFixed(1)} MB (includes freed-but-kept heap pages)`);
 info("peak RSS (VmHWM)", `${a.peakRssMB.toFixed(1)} MB`);
