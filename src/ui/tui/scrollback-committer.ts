@@ -4,7 +4,7 @@
  * and the full-screen pages; no per-block MarkdownRenderable surface). Commits stay chained (the replay reset
  * after a rewind is queued with them) so nothing overtakes an earlier item.
  */
-import { StyledText, TextRenderable, type CliRenderer, type SyntaxStyle } from "@opentui/core";
+import { StyledText, TextRenderable, type CliRenderer, type SyntaxStyle, type TextChunk } from "@opentui/core";
 import type { TranscriptItem } from "./view-model.ts";
 import { itemChunks, type RenderFlags } from "./item-chunks.ts";
 
@@ -42,15 +42,15 @@ export class ScrollbackCommitter {
     this.chain = this.chain.then(job).catch((e: unknown) => this.log(`scrollback commit failed: ${String(e)}`));
   }
 
-  private async commit(item: TranscriptItem, flags: RenderFlags): Promise<void> {
+  private commit(item: TranscriptItem, flags: RenderFlags): void {
     if (this.renderer.isDestroyed) return;
-    const chunks = itemChunks(item, flags);
+    const chunks = withoutFinalNewline(itemChunks(item, flags));
     if (!chunks.length) return;
-    this.renderer.writeToScrollback((ctx) => ({
-      root: new TextRenderable(ctx.renderContext, { content: new StyledText(chunks), width: ctx.width }),
-      startOnNewLine: true,
-      trailingNewline: true,
-    }));
+    this.renderer.writeToScrollback((ctx) => {
+      const root = new TextRenderable(ctx.renderContext, { content: new StyledText(chunks), width: ctx.width });
+      // The snapshot is one row high unless told: give it the wrapped line count (known before layout).
+      return { root, height: Math.max(1, root.virtualLineCount), startOnNewLine: true, trailingNewline: true };
+    });
     this.blank();
   }
 
@@ -61,4 +61,12 @@ export class ScrollbackCommitter {
       trailingNewline: true,
     }));
   }
+}
+
+function withoutFinalNewline(chunks: TextChunk[]): TextChunk[] {
+  const last = chunks[chunks.length - 1];
+  if (!last?.text.endsWith("\n")) return chunks;
+  const out = chunks.slice(0, -1);
+  if (last.text.length > 1) out.push({ ...last, text: last.text.slice(0, -1) });
+  return out;
 }

@@ -96,3 +96,23 @@ test("committed items share page renderables: 2,000 items make a handful of page
   expect(f.indexOf("note 1998")).toBeLessThan(f.indexOf("note 1999"));
   app.destroy();
 });
+
+test("inline mode commits every line of a multi-line block to scrollback, as styled text", async () => {
+  dir = mkdtempSync(join(tmpdir(), "tui-perf-"));
+  setup = await createTestRenderer({ width: 40, height: 16, screenMode: "split-footer", footerHeight: 6, externalOutputMode: "capture-stdout", exitOnCtrlC: false });
+  const session = new FakeSession();
+  const app = new TuiApp(setup.renderer, {
+    session, provider: "ollama", model: "m", cwd: dir, inline: true, permissionMode: "default",
+    historyFile: join(dir, "h.jsonl"), displayMode: "full", onExit: () => {},
+  });
+  session.emit({ type: "message.delta", messageId: "m", text: answer, partial: answer + "\n\n" });
+  app.syncNow();
+  await app.scrollbackIdle;
+  await setup.renderOnce();
+  const out = setup.externalOutput.takeText();
+  for (const line of ["Title", "Some bold text.", "  const a = 1;", "  const b = 2;", "a │ b", "1 │ 2", "• one", "• two", "tail without end"]) {
+    expect(out).toContain(line);
+  }
+  expect(out).not.toContain("```");
+  app.destroy();
+});
