@@ -357,8 +357,9 @@ export class Session implements SessionLike {
       drainQueue: () => {
         if (!this.queue.length) return;
         // Only between model turns of a run that already has tool results pending a reply.
+        // (Text-protocol results are a user message too: tool feedback counts as results pending a reply.)
         const last = this.history[this.history.length - 1];
-        if (!last || last.role === "user") return;
+        if (!last || (last.role === "user" && last.meta?.kind !== "tool_feedback")) return;
         const text = this.takeQueue();
         this.appendHistory({ role: "user", content: this.transformed(text), meta: { createdAt: this.now() } });
         this.emit({ type: "notice", level: "info", text: "New user instruction received." });
@@ -462,7 +463,9 @@ export class Session implements SessionLike {
   private batchCompleted(batchId: string, calls: ToolCallRequest[], results: Message[]): void {
     if (!this.opts.onBatchCompleted) return;
     const lastAssistant = [...this.history].reverse().find((m) => m.role === "assistant");
-    const intent = lastAssistant?.content ?? "";
+    // A tool-only reply has no text: the user's last prompt then states the intent.
+    const lastPrompt = [...this.history].reverse().find((m) => m.role === "user" && m.meta?.kind !== "tool_feedback");
+    const intent = lastAssistant?.content.trim() || lastPrompt?.content || "";
     this.opts.onBatchCompleted({
       batchId,
       intent,

@@ -182,6 +182,23 @@ describe("Session + agent loop", () => {
     expect(h.of("queue.updated").at(-1)!.items).toEqual([]);
   });
 
+  test("type-ahead with the text protocol: delivered at the next turn boundary, after the tool feedback, in FIFO order", async () => {
+    h = harness({
+      nativeTools: false,
+      replies: [{ text: `<tool_call name="read" args='{"path":"q.txt"}' />`, delayMs: 60 }, { text: "first answer" }, { text: "(spare)" }],
+    });
+    writeFileSync(join(h.project, "q.txt"), "q");
+    h.wired.session.submit({ type: "user_input", text: "first" });
+    h.wired.session.submit({ type: "user_input", text: "one" });
+    h.wired.session.submit({ type: "user_input", text: "two" });
+    await h.wired.session.idle();
+    // The second model call of the same run carries the queued lines, oldest first, after the tool feedback.
+    expect(h.of("turn.started")).toHaveLength(1);
+    const users = h.provider.requests[1]!.messages.filter((m) => m.role === "user");
+    expect(users.at(-2)!.meta?.kind).toBe("tool_feedback");
+    expect(users.at(-1)!.content).toBe("one\ntwo");
+  });
+
   test("the queue holds at most 10 and queued items can be removed", async () => {
     h = harness({ replies: [{ text: "slow", chunks: 5, delayMs: 30 }] });
     h.wired.session.submit({ type: "user_input", text: "go" });
