@@ -82,17 +82,39 @@ export class BootstrapLoader {
   }
 }
 
-export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean }): string {
+/**
+ * The two agent flavours of the base prompt (ChatCLI's /coder and /agent): `coder` (default) is a software
+ * engineer working on the project's code; `agent` is a general operator for terminal tasks (shell, files,
+ * system inspection). Chosen with CHATCLI_AGENT_FLAVOUR (or CHATCLI_AGENT_FLAVOR) = coder | agent.
+ */
+export type PromptFlavour = "coder" | "agent";
+
+export function flavourFromEnv(env: Readonly<Record<string, string | undefined>>): PromptFlavour {
+  const v = (env.CHATCLI_AGENT_FLAVOUR ?? env.CHATCLI_AGENT_FLAVOR ?? "").trim().toLowerCase();
+  return v === "agent" ? "agent" : "coder";
+}
+
+export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean; flavour?: PromptFlavour }): string {
+  const flavour = opts.flavour ?? "coder";
   const lines = [
-    "You are chatcli, an AI coding agent working in the user's terminal, inside their project.",
+    flavour === "coder"
+      ? "You are chatcli, an AI coding agent working in the user's terminal, inside their project."
+      : "You are chatcli, an AI agent that carries out tasks in the user's terminal: running commands, inspecting the system, and working with files.",
     `Project root: ${opts.projectRoot}. Working directory: ${opts.cwd}. Platform: ${opts.platform}. Date: ${opts.date}.`,
   ];
-  if (opts.hasTools) {
+  if (opts.hasTools && flavour === "coder") {
     lines.push(
       "You can read, search, edit and run code with the tools provided. Read before you edit; keep changes minimal and focused; prefer `edit` over rewriting whole files.",
       "Call independent tools together in one response. When a tool fails, read its error and change approach instead of repeating the same call.",
       "Paths are relative to the project root unless absolute. Never touch files outside the project unless the user asks.",
       "When the task is done, reply with a short summary of what you did, without tool calls.",
+    );
+  } else if (opts.hasTools) {
+    lines.push(
+      "Use the tools to get things done: `exec` for shell commands, `read`/`search`/`tree`/`glob` to inspect, `write`/`edit` to change files.",
+      "Plan briefly, then act. Call independent tools together in one response. Prefer read-only commands to find facts before changing anything.",
+      "Before a destructive or irreversible command, say what it will do and prefer a safer alternative. When a tool fails, read its error and change approach instead of repeating the same call.",
+      "When the task is done, reply with a short summary of what you did and what you found, without tool calls.",
     );
   } else {
     lines.push("Answer clearly and concisely. Use Markdown; put code in fenced blocks with a language tag.");

@@ -6,7 +6,7 @@
 import { platform } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../config/load-config.ts";
-import { BootstrapLoader, basePrompt, composeSystemPrompt } from "../agent/prompt.ts";
+import { BootstrapLoader, basePrompt, composeSystemPrompt, flavourFromEnv } from "../agent/prompt.ts";
 import { Session, type SessionOptions } from "../agent/session.ts";
 import { createToolHost } from "../agent/tool-host-impl.ts";
 import { parseToolCalls, formatToolCatalogForText, formatToolResultsForText } from "../agent/toolcall-parser.ts";
@@ -167,12 +167,12 @@ export function wireSession(o: WireOptions): WiredSession {
       usage.record(purpose, session?.model.providerId ?? resolved.providerId, model, u);
     },
     costSoFar: () => usage.session().costUsd,
-    switchModel: (providerId, model) => switchModel(cfg, providerId, model),
+    switchModel: (providerId, model) => switchModel(cfg, providerId, model, session?.model.providerId),
     maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
     earlyExitTurns: earlyExitFromEnv(cfg.env),
     systemPrompt: ({ tools: specs, nativeTools }) =>
       composeSystemPrompt({
-        base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0 }),
+        base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env) }),
         bootstrap: loader.load(),
         contexts: contexts.parts(),
         ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),

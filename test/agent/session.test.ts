@@ -1,6 +1,6 @@
 // The agent core end to end below the UI: a real Session with real tools in a temp project, the model scripted.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateToolResultPairing } from "../../src/agent/results/pairing.ts";
 import type { Message } from "../../src/protocol/message.ts";
@@ -197,6 +197,33 @@ describe("Session + agent loop", () => {
     const users = h.provider.requests[1]!.messages.filter((m) => m.role === "user");
     expect(users.at(-2)!.meta?.kind).toBe("tool_feedback");
     expect(users.at(-1)!.content).toBe("one\ntwo");
+  });
+
+  test("system prompt: coder base by default, agent flavour by env; workspace files project first; catalog only for the text protocol; anchor never persisted", async () => {
+    const text = (parts: Array<{ text: string }>) => parts.map((p) => p.text).join("\n\n");
+    h = harness({ nativeTools: false, replies: [{ text: "a" }, { text: "b" }] });
+    writeFileSync(join(h.project, "RULES.md"), "project rule: tabs");
+    mkdirSync(join(h.home, ".chatcli"), { recursive: true });
+    writeFileSync(join(h.home, ".chatcli", "RULES.md"), "user rule: spaces");
+    await h.run("do the thing");
+    const sys = text(h.provider.requests[0]!.system ?? []);
+    expect(sys).toContain("AI coding agent");
+    expect(sys.indexOf("project rule: tabs")).toBeGreaterThan(0);
+    expect(sys.indexOf("project rule: tabs")).toBeLessThan(sys.indexOf("user rule: spaces"));
+    expect(sys).toContain("<tool_call"); // text protocol: the catalog is in the system prompt
+    const last = h.provider.requests[0]!.messages.at(-1)!;
+    expect(last.role).toBe("system");
+    expect(last.content).toContain("do the thing");
+    expect(h.wired.session.messages.some((m) => m.role === "system")).toBe(false);
+    h.cleanup();
+
+    h = harness({ env: { CHATCLI_AGENT_FLAVOUR: "agent" }, replies: [{ text: "a" }] });
+    await h.run("check disk usage");
+    const agentSys = text(h.provider.requests[0]!.system ?? []);
+    expect(agentSys).toContain("carries out tasks in the user's terminal");
+    expect(agentSys).not.toContain("AI coding agent");
+    expect(agentSys).not.toContain("<tool_call"); // native tools: no text catalog
+    expect(h.provider.requests[0]!.tools?.length).toBeGreaterThan(0);
   });
 
   test("the queue holds at most 10 and queued items can be removed", async () => {
