@@ -182,7 +182,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "approval.resolved":
       return state.approval?.requestId === input.requestId ? { ...state, approval: null } : state;
     case "pipeline":
-      return state.displayMode === "full" ? addNotice(state, "info", input.summary) : state;
+      // Issue 5: the one-line repair/budget/microcompact report is shown in every display mode.
+      return addNotice(state, "info", input.summary);
     case "compaction":
       return addNotice(
         state,
@@ -203,7 +204,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "provider.switched":
       return addNotice(state, "warn", `Provider switched ${input.from} → ${input.to}: ${input.reason}`);
     case "model.changed":
-      return { ...state, status: { ...state.status, provider: input.provider, model: input.model } };
+      return { ...state, status: { ...state.status, provider: input.provider, model: input.model, ...(input.contextWindow ? { contextWindow: input.contextWindow } : {}) } };
     case "permission_mode.changed":
     case "ui.set_permission_mode":
       return { ...state, status: { ...state.status, permissionMode: input.mode } };
