@@ -166,7 +166,8 @@ export type Env = Record<string, string | undefined>;
 
 /** The part of the settings this feature reads. */
 export interface SummarySettings {
-  fastModel?: string;
+  /** `PROVIDER:model`, optionally `PROVIDER:model@<http(s) base URL>`, or `{ model, baseUrl }`. */
+  fastModel?: string | { model: string; baseUrl?: string | undefined };
   experimental?: { emitToolUseSummaries?: boolean };
 }
 
@@ -181,23 +182,42 @@ export function summariesEnabled(env: Env, settings: SummarySettings): boolean {
 export interface FastModelRef {
   providerId: string;
   model: string;
+  /** The fast model's own endpoint; when absent it shares the provider's base URL (e.g. OLLAMA_HOST) with the main model. */
+  baseUrl?: string;
 }
 
-/** `PROVIDER:model` (the model may contain colons: `OLLAMA:qwen3:0.6b`); undefined when malformed. */
+/**
+ * `PROVIDER:model` (the model may contain colons: `OLLAMA:qwen3:0.6b`), optionally followed by
+ * `@http://host:port` so the fast model can live on another server than the main one of the same provider
+ * (two Ollama hosts). Undefined when malformed.
+ */
 export function parseFastModel(spec: string): FastModelRef | undefined {
-  const s = spec.trim();
+  let s = spec.trim();
+  let baseUrl: string | undefined;
+  const at = s.search(/@https?:\/\//i);
+  if (at >= 0) {
+    baseUrl = s.slice(at + 1).trim();
+    s = s.slice(0, at).trim();
+  }
   const i = s.indexOf(":");
   if (i <= 0 || i === s.length - 1) return undefined;
   const providerId = s.slice(0, i).trim().toUpperCase();
   const model = s.slice(i + 1).trim();
-  return providerId && model ? { providerId, model } : undefined;
+  if (!providerId || !model) return undefined;
+  return baseUrl ? { providerId, model, baseUrl } : { providerId, model };
 }
 
-/** `CHATCLI_FAST_MODEL` beats settings `fastModel`. */
+/**
+ * `CHATCLI_FAST_MODEL` beats settings `fastModel`; `CHATCLI_FAST_MODEL_BASE_URL` (then the settings object's
+ * `baseUrl`) gives the fast model its own endpoint, appended as the `@url` suffix `parseFastModel` reads.
+ */
 export function fastModelSpec(env: Env, settings: SummarySettings): string | undefined {
-  const e = env.CHATCLI_FAST_MODEL?.trim();
-  if (e) return e;
-  return settings.fastModel?.trim() || undefined;
+  const fm = settings.fastModel;
+  const spec = env.CHATCLI_FAST_MODEL?.trim() || (typeof fm === "string" ? fm.trim() : fm?.model.trim()) || undefined;
+  if (!spec) return undefined;
+  if (/@https?:\/\//i.test(spec)) return spec;
+  const baseUrl = env.CHATCLI_FAST_MODEL_BASE_URL?.trim() || (typeof fm === "object" ? fm.baseUrl?.trim() : undefined);
+  return baseUrl ? `${spec}@${baseUrl}` : spec;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -325,7 +345,10 @@ export function summarizerFromConfig(o: SummarizerFromConfigOptions): { summariz
   let provider: LlmProvider;
   try {
     // Same env (keys, base URLs) but one try: a label retried after backoff would arrive too late to matter.
-    provider = createProvider(def.id, { ...o.env, MAX_RETRIES: "1" }, o.fetch ?? fetch);
+    // A per-entry base URL overrides the provider's base-URL variable for this provider instance only.
+    const env: Env = { ...o.env, MAX_RETRIES: "1" };
+    if (ref.baseUrl) env[def.baseUrlEnv] = ref.baseUrl;
+    provider = createProvider(def.id, env, o.fetch ?? fetch);
   } catch (err) {
     return { summarizer: undefined, reason: `fastModel provider failed: ${(err as Error)?.message ?? String(err)}` };
   }

@@ -18,8 +18,11 @@ export const settingsSchema = z.object({
   model: z.string().min(1).optional(),
   /** Fallback chain entries, `PROVIDER[:model]`. */
   fallback: z.array(z.string().min(1)).optional(),
-  /** Fast model for tool-use summaries, `PROVIDER:model`. */
-  fastModel: z.string().min(1).optional(),
+  /**
+   * Fast model for tool-use summaries: `PROVIDER:model`, `PROVIDER:model@http://host:port`, or
+   * `{ "model": "PROVIDER:model", "baseUrl": "http://host:port" }` (its own endpoint, e.g. a second Ollama host).
+   */
+  fastModel: z.union([z.string().min(1), z.object({ model: z.string().min(1), baseUrl: z.string().url().optional() })]).optional(),
   contextWindow: z.number().int().positive().optional(),
   permissionMode: permissionModeSchema.optional(),
   language: z.enum(["en", "pt-BR"]).optional(),

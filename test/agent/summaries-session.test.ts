@@ -34,7 +34,9 @@ afterEach(() => {
 
 const twoReads: FakeReply = { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "read", arguments: { path: "b.txt" } }] };
 
-function rig(o: { mainReplies: FakeReply[]; fastReply?: FakeReply; env?: Record<string, string>; settings?: unknown; summaries?: boolean }): Rig {
+type Urls = { main: string; fast: string };
+
+function rig(o: { mainReplies: FakeReply[]; fastReply?: FakeReply; env?: Record<string, string> | ((u: Urls) => Record<string, string>); settings?: unknown; summaries?: boolean }): Rig {
   const root = mkdtempSync(join(tmpdir(), "chatcli-summaries-"));
   const project = join(root, "project");
   const home = join(root, "home");
@@ -42,9 +44,11 @@ function rig(o: { mainReplies: FakeReply[]; fastReply?: FakeReply; env?: Record<
   mkdirSync(join(home, ".chatcli"), { recursive: true });
   writeFileSync(join(project, "a.txt"), "hello from a\n");
   writeFileSync(join(project, "b.txt"), "hello from b\n");
-  if (o.settings) writeFileSync(join(home, ".chatcli", "settings.json"), JSON.stringify(o.settings));
   const main = startFakeOllama({ models: [{ name: MAIN_MODEL, contextLength: 40960, capabilities: ["completion", "tools"] }], replies: o.mainReplies, defaultReply: { text: "(main: no more replies)" } });
   const fast = startFakeOllama({ models: [{ name: FAST_MODEL, contextLength: 40960, capabilities: ["completion"] }], defaultReply: o.fastReply ?? { text: "Read a.txt and b.txt" } });
+  const urls = { main: main.url, fast: fast.url };
+  const settings = typeof o.settings === "function" ? (o.settings as (u: Urls) => unknown)(urls) : o.settings;
+  if (settings) writeFileSync(join(home, ".chatcli", "settings.json"), JSON.stringify(settings));
   const env: Record<string, string> = {
     HOME: home,
     CHATCLI_HOME: join(home, ".chatcli"),
@@ -52,7 +56,7 @@ function rig(o: { mainReplies: FakeReply[]; fastReply?: FakeReply; env?: Record<
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     // The env the fast model's provider is built from points at the fast server; the main provider is built apart.
     OLLAMA_HOST: fast.url,
-    ...o.env,
+    ...(typeof o.env === "function" ? o.env(urls) : o.env),
   };
   const cfg = loadConfig({ cwd: project, env, flags: {} });
   const provider = createProvider("OLLAMA", { OLLAMA_HOST: main.url, MAX_RETRIES: "1" });
@@ -89,6 +93,29 @@ function rig(o: { mainReplies: FakeReply[]; fastReply?: FakeReply; env?: Record<
 const isSummaryRequest = (body: Record<string, unknown>) => JSON.stringify(body.messages ?? "").includes("You label batches of tool calls");
 
 describe("tool-use summaries with a real session", () => {
+  // Both models on Ollama but on two hosts: OLLAMA_HOST is the main one; the fast model names its own.
+  for (const [how, settings, env] of [
+    ["settings object { model, baseUrl }", (u: Urls) => ({ fastModel: { model: `OLLAMA:${FAST_MODEL}`, baseUrl: u.fast } }), {}],
+    ["settings string with an @url suffix", (u: Urls) => ({ fastModel: `OLLAMA:${FAST_MODEL}@${u.fast}` }), {}],
+    ["CHATCLI_FAST_MODEL_BASE_URL", () => ({ fastModel: `OLLAMA:${FAST_MODEL}` }), (u: Urls) => ({ CHATCLI_FAST_MODEL_BASE_URL: u.fast })],
+  ] as const) {
+    test(`the fast model can live on its own host (${how}); the intent falls back to the user's prompt`, async () => {
+      const r = rig({
+        mainReplies: [twoReads, { text: "done" }],
+        settings,
+        env: (u) => ({ OLLAMA_HOST: u.main, ...(typeof env === "function" ? env(u) : env) }),
+      });
+      await r.run("what do a.txt and b.txt say?");
+      const fastReqs = r.fast.chatRequests();
+      expect(fastReqs).toHaveLength(1);
+      expect(fastReqs[0]!.model).toBe(FAST_MODEL);
+      // The tool-only reply has no text, so the user's prompt states the intent.
+      expect(JSON.stringify(fastReqs[0]!.messages)).toContain("Assistant's intent: what do a.txt and b.txt say?");
+      expect(r.main.chatRequests().map((b) => b.model)).toEqual([MAIN_MODEL, MAIN_MODEL]);
+      expect(r.of("tool_use_summary").map((e) => e.label)).toEqual(["Read a.txt and b.txt"]);
+    });
+  }
+
   test("the label comes from the fast model while the main model streams the next turn; never from the main model", async () => {
     const r = rig({
       mainReplies: [twoReads, { text: "Both files say hello, as the two reads showed.", chunkCount: 10, chunkDelayMs: 200 }],

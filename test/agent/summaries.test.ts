@@ -171,6 +171,15 @@ describe("gate", () => {
     expect(parseFastModel("OLLAMA:")).toBeUndefined();
     expect(parseFastModel(":m")).toBeUndefined();
   });
+  test("fast model: its own base URL (@url suffix, settings object, CHATCLI_FAST_MODEL_BASE_URL)", () => {
+    expect(parseFastModel("OLLAMA:qwen3:0.6b@http://127.0.0.1:9999")).toEqual({ providerId: "OLLAMA", model: "qwen3:0.6b", baseUrl: "http://127.0.0.1:9999" });
+    expect(parseFastModel("OLLAMA:@http://127.0.0.1:9999")).toBeUndefined();
+    expect(fastModelSpec({}, { fastModel: { model: "OLLAMA:qwen3:0.6b", baseUrl: "http://h:1" } })).toBe("OLLAMA:qwen3:0.6b@http://h:1");
+    expect(fastModelSpec({}, { fastModel: { model: "OLLAMA:qwen3:0.6b" } })).toBe("OLLAMA:qwen3:0.6b");
+    expect(fastModelSpec({ CHATCLI_FAST_MODEL_BASE_URL: "http://e:2" }, { fastModel: { model: "OLLAMA:m", baseUrl: "http://h:1" } })).toBe("OLLAMA:m@http://e:2");
+    // An explicit suffix wins over the separate base URL.
+    expect(fastModelSpec({ CHATCLI_FAST_MODEL: "OLLAMA:m@http://s:3", CHATCLI_FAST_MODEL_BASE_URL: "http://e:2" }, {})).toBe("OLLAMA:m@http://s:3");
+  });
   test("summarizerFromConfig: no fast model, disabled, malformed, unknown provider, missing key → none", () => {
     const publish = () => {};
     expect(summarizerFromConfig({ env: {}, settings: {}, publish })).toEqual({ summarizer: undefined, reason: "no fastModel configured" });

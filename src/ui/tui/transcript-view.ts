@@ -5,6 +5,11 @@
  * memory grows with the text, not with the number of items. Committed markdown is rendered to styled text once
  * (markdown-text.ts), the same styler the streaming tail uses, so a block does not change look when it commits.
  * A committed page above the last one never changes, so nothing moves under a user who scrolled up.
+ *
+ * Compact mode is the one exception (issue 9, as the seed's compact view does): a label usually lands after its
+ * group was drawn (it is generated while the next answer streams), so its standalone line is folded into the
+ * group's header instead, and consecutive tool groups with nothing visible between them merge into one header
+ * showing the first batch's label. Only the chunks of that group are replaced and only its page re-encoded.
  */
 import {
   BoxRenderable,
@@ -15,7 +20,7 @@ import {
   type SyntaxStyle,
   type TextChunk,
 } from "@opentui/core";
-import type { TranscriptItem, ViewState } from "./view-model.ts";
+import type { ToolCallView, TranscriptItem, ViewState } from "./view-model.ts";
 import { chunk, itemChunks, thinkingChunks, toolChunks, type RenderFlags } from "./item-chunks.ts";
 import { markdownChunks } from "./markdown-text.ts";
 import { colors } from "./theme.ts";
@@ -28,6 +33,16 @@ interface Page {
   lines: number;
 }
 
+/** A compact-mode tool group already on a page: where its chunks are, so a label or a merge can redraw them. */
+interface DrawnGroup {
+  page: Page;
+  start: number;
+  end: number;
+  calls: ToolCallView[];
+  /** The batches merged into this group, in order, with the label each one has so far. */
+  batches: { batchId: string; label?: string }[];
+}
+
 export class TranscriptView {
   readonly scroll: ScrollBoxRenderable;
   private readonly committed: BoxRenderable;
@@ -35,6 +50,10 @@ export class TranscriptView {
   private pages: Page[] = [];
   private rendered = 0;
   private epoch = -1;
+  /** Compact mode: batchId → its drawn group; `lastGroup` is set while the group is the last visible item. */
+  private groups = new Map<string, DrawnGroup>();
+  private lastGroup: DrawnGroup | null = null;
+  private dirty = new Set<Page>();
 
   constructor(
     private readonly renderer: CliRenderer,
@@ -72,7 +91,9 @@ export class TranscriptView {
       let page: Page | null = null;
       for (let i = this.rendered; i < state.items.length; i++) page = this.append(state.items[i]!, flags) ?? page;
       // One re-encode per sync, however many items arrived since the last frame.
-      if (page) setPageContent(page);
+      if (page) this.dirty.add(page);
+      for (const p of this.dirty) setPageContent(p);
+      this.dirty.clear();
       this.rendered = state.items.length;
     }
     this.live.sync(state, flags);
@@ -95,12 +116,17 @@ export class TranscriptView {
     this.pages = [];
     this.rendered = 0;
     this.epoch = epoch;
+    this.groups.clear();
+    this.lastGroup = null;
+    this.dirty.clear();
   }
 
   /** Adds an item's chunks to the last page (opening a new one when full); returns the page it went to. */
   private append(item: TranscriptItem, flags: RenderFlags): Page | null {
+    if (flags.mode === "compact" && this.foldIntoGroup(item, flags)) return null;
     const chunks = itemChunks(item, flags);
     if (!chunks.length) return null;
+    this.lastGroup = null;
     let page = this.pages[this.pages.length - 1];
     if (!page || page.lines >= PAGE_LINES) {
       if (page) setPageContent(page);
@@ -113,11 +139,61 @@ export class TranscriptView {
       page.chunks.push(chunk("\n"));
       page.lines++;
     }
+    const start = page.chunks.length;
     for (const c of chunks) {
       page.chunks.push(c);
       page.lines += countNewlines(c.text);
     }
+    if (flags.mode === "compact" && item.kind === "tools") {
+      const g: DrawnGroup = { page, start, end: page.chunks.length, calls: [...item.calls], batches: [{ batchId: item.batchId, ...(item.label ? { label: item.label } : {}) }] };
+      this.groups.set(item.batchId, g);
+      this.lastGroup = g;
+    }
     return page;
+  }
+
+  /**
+   * Compact mode: a label line for a drawn group becomes that group's header; a tool group right after another
+   * (nothing visible between) merges into it. True when the item was absorbed and draws nothing itself.
+   */
+  private foldIntoGroup(item: TranscriptItem, flags: RenderFlags): boolean {
+    if (item.kind === "summary") {
+      const g = this.groups.get(item.batchId);
+      if (!g) return false;
+      const b = g.batches.find((x) => x.batchId === item.batchId)!;
+      if (b.label === item.label) return true; // already in the header (the group was committed with it)
+      b.label = item.label;
+      this.redrawGroup(g, flags);
+      return true;
+    }
+    if (item.kind === "tools") {
+      const g = this.lastGroup;
+      if (!g || g.page !== this.pages[this.pages.length - 1] || g.end !== g.page.chunks.length || g.page.lines >= PAGE_LINES) return false;
+      g.calls.push(...item.calls);
+      g.batches.push({ batchId: item.batchId, ...(item.label ? { label: item.label } : {}) });
+      this.groups.set(item.batchId, g);
+      this.redrawGroup(g, flags);
+      return true;
+    }
+    return false;
+  }
+
+  /** Replaces a drawn group's chunks with its header now (the first batch's label that is known, or `Tool × N`). */
+  private redrawGroup(g: DrawnGroup, flags: RenderFlags): void {
+    const label = g.batches.find((b) => b.label)?.label;
+    const next = toolChunks(g.calls, flags, label);
+    const old = g.page.chunks.splice(g.start, g.end - g.start, ...next);
+    const delta = next.length - old.length;
+    g.page.lines += next.reduce((n, c) => n + countNewlines(c.text), 0) - old.reduce((n, c) => n + countNewlines(c.text), 0);
+    if (delta) {
+      for (const other of new Set(this.groups.values())) {
+        if (other === g || other.page !== g.page || other.start < g.end) continue;
+        other.start += delta;
+        other.end += delta;
+      }
+    }
+    g.end += delta;
+    this.dirty.add(g.page);
   }
 }
 

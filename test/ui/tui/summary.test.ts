@@ -118,13 +118,40 @@ describe("compact mode", () => {
     expect(lineOf(f, LABEL)).toBeLessThan(lineOf(f, "All three configs agree"));
   });
 
-  test("a late label shows as the standalone line (the group was already drawn)", async () => {
+  test("a late label (the group was already drawn) still replaces its header, not a second line", async () => {
     await start("compact");
     late(session);
     const f = await frame((x) => x.includes(LABEL));
     expect(count(f, LABEL)).toBe(1);
+    expect(f).not.toContain("Read × 3");
+    expect(lineOf(f, LABEL)).toBeLessThan(lineOf(f, "All three configs agree"));
+  });
+
+  test("consecutive tool groups merge into one header showing the first batch's label", async () => {
+    await start("compact");
+    session.emit({ type: "turn.started", turnId: "t1", input: "check the configs" });
+    batch(session, "b1", ["c1", "c2"]);
+    batch(session, "b2", ["c3"]);
+    streamAnswer(session, "m2", "All three configs agree.\n\n");
+    session.emit(turnCompleted("t1"));
+    let f = await frame((x) => x.includes("All three configs agree"));
+    // Merged before any label: one header for the three reads.
     expect(f).toContain("Read × 3");
-    expect(lineOf(f, LABEL)).toBeGreaterThan(lineOf(f, "Read × 3"));
+    // The second batch's label lands first: shown until the first batch's own label arrives.
+    session.emit(summary("b2", ["c3"], "Checked file0"));
+    f = await frame((x) => x.includes("Checked file0"));
+    expect(f).not.toContain("Read × 3");
+    session.emit(summary("b1", ["c1", "c2"], LABEL));
+    f = await frame((x) => x.includes(LABEL));
+    expect(count(f, LABEL)).toBe(1);
+    expect(f).not.toContain("Checked file0");
+    expect(f).not.toContain("Read × 3");
+    expect(lineOf(f, LABEL)).toBeLessThan(lineOf(f, "All three configs agree"));
+    // Full mode shows both groups and both labels as their own lines.
+    app!.dispatch({ type: "ui.set_display_mode", mode: "full" });
+    f = await frame((x) => x.includes("Read × 2"));
+    expect(count(f, LABEL)).toBe(1);
+    expect(count(f, "● Checked file0")).toBe(1);
   });
 
   test("switching modes redraws with the label exactly once either way", async () => {
