@@ -26,6 +26,9 @@ import { Logger } from "./util/logger.ts";
 import { PolicyFileError } from "./tool/permission.ts";
 import { VERSION, versionString } from "./version.ts";
 import { updateCommand } from "./cli/commands/update.ts";
+import { exitWhenFlushed } from "./cli/exit-when-flushed.ts";
+import { installFatalHandlers, isBrokenPipe, reportFatal } from "./cli/fatal.ts";
+import { chatcliHome } from "./config/paths.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
@@ -83,6 +86,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`chatcli: ${err.message}\n`);
       return 2;
     }
+    if (isBrokenPipe(err)) return 0; // stdout closed by the reader (`| head`): not a failure
     logger.error(`unexpected: ${(err as Error)?.stack ?? String(err)}`);
     process.stderr.write(`chatcli: ${t("error.unexpected", { message: (err as Error)?.message ?? String(err), log: logger.file })}\n`);
     return 1;
@@ -165,6 +169,11 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     const restored = resume ? transcriptEvents({ ...resume, viewEvents: [], history: [...session.messages] }, { contextWindow: session.contextWindow }) : [];
     replay = [...restored, ...r.notes.map((text) => ({ type: "notice" as const, level: "info" as const, text })), r.event];
   }
+  // With no model chosen, say which installed one is used (as the one-shot does on stderr).
+  if (resolved.notice) {
+    if (cmd.noTui || !process.stdout.isTTY) process.stderr.write(`chatcli: ${resolved.notice}\n`);
+    else replay = [...replay, { type: "notice" as const, level: "info" as const, text: resolved.notice }];
+  }
   try {
     return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, ...(slash ? { slash } : {}) });
   } finally {
@@ -221,11 +230,11 @@ async function readStdin(): Promise<string> {
 }
 
 if (import.meta.main) {
+  // Never a stack trace on the terminal: one line on stderr, the stack in the log (src/cli/fatal.ts).
+  const fatalLogger = new Logger(join(chatcliHome(process.env), "logs"));
+  installFatalHandlers({ logger: fatalLogger, stderr: process.stderr, exit: (code) => process.exit(code) });
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`chatcli: fatal: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exit(1);
-    },
+    (code) => exitWhenFlushed(code),
+    (err: unknown) => process.exit(reportFatal(err, { logger: fatalLogger, stderr: process.stderr })),
   );
 }
