@@ -229,7 +229,7 @@ export class Session implements SessionLike {
       return;
     }
     this.binding = r;
-    this.emit({ type: "model.changed", provider: r.providerId, model: r.model });
+    this.emit({ type: "model.changed", provider: r.providerId, model: r.model, contextWindow: r.contextWindow });
   }
 
   private async onCompact(instruction: string | undefined): Promise<void> {

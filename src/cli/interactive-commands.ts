@@ -23,7 +23,9 @@ export async function listModelChoices(cfg: Config): Promise<ModelChoice[]> {
     rows.map(async (r) => {
       try {
         const models = await createProvider(r.id, cfg.env).listModels(AbortSignal.timeout(5000));
-        const out = models.map((m) => ({ provider: r.id, model: m.id, description: r.displayName }));
+        // The default model first: the /provider picker takes each provider's first choice.
+        const ordered = [...models].sort((a, b) => Number(b.id === r.defaultModel) - Number(a.id === r.defaultModel));
+        const out = ordered.map((m) => ({ provider: r.id, model: m.id, description: r.displayName }));
         if (!out.length && r.defaultModel) out.push({ provider: r.id, model: r.defaultModel, description: r.displayName });
         return out;
       } catch {
@@ -34,7 +36,14 @@ export async function listModelChoices(cfg: Config): Promise<ModelChoice[]> {
   return lists.flat();
 }
 
-export async function switchModel(cfg: Config, providerId: string, model: string): Promise<ModelBinding | string> {
+/**
+ * `currentProvider`: `/model qwen3:8b` splits at the colon into an unknown "provider" `qwen3`; such a pair
+ * is read back as one model name of the current provider.
+ */
+export async function switchModel(cfg: Config, providerId: string, model: string, currentProvider?: string): Promise<ModelBinding | string> {
+  if (!getProviderDefinition(providerId) && currentProvider && getProviderDefinition(currentProvider) && model) {
+    return switchModel(cfg, currentProvider, `${providerId}:${model}`);
+  }
   const def = getProviderDefinition(providerId);
   if (!def) return `Unknown provider "${providerId}". Run /provider to pick one.`;
   let provider;
@@ -43,7 +52,8 @@ export async function switchModel(cfg: Config, providerId: string, model: string
   } catch (err) {
     return (err as Error).message;
   }
-  const chosen = model || def.defaultModel;
+  // No model named: the provider's default, else (Ollama) the first installed model.
+  const chosen = model || def.defaultModel || (await provider.listModels(AbortSignal.timeout(5000)).then((m) => m[0]?.id ?? "", () => ""));
   if (!chosen) return `Choose a model for ${def.id}: /model ${def.id}:<name>`;
   let info: ModelInfo | undefined;
   try {

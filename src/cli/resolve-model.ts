@@ -41,7 +41,7 @@ export function providerFor(cfg: Config, fetchImpl: typeof fetch = fetch): { pro
   if (!def) {
     throw new CliFailure(t("provider.unknown", { provider: cfg.provider, list: listProviderDefinitions().map((d) => d.id).join(", ") }), 2);
   }
-  if (def.needsAuth && !resolveApiKey(def, cfg.env)) {
+  if (def.needsAuth && !resolveApiKey(def, cfg.env) && !def.hasStoredCredentials?.(cfg.env)) {
     throw new CliFailure(t("provider.noKey", { provider: def.id, keys: def.envKeys.join(" or ") }), 1);
   }
   return { provider: createProvider(def.id, cfg.env, fetchImpl), baseUrl: resolveBaseUrl(def, cfg.env) };

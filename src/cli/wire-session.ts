@@ -31,6 +31,7 @@ import { expandAtMentions } from "../agent/at-mentions.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
 import { assumedWindowNote, createContextManager } from "../agent/compaction/context-manager.ts";
+import { resultBudgetForWindow } from "../agent/compaction/window-result-budget.ts";
 import { knownContextWindow } from "../llm/context-windows.ts";
 import { createModelSummarizer } from "../agent/compaction/model-summarizer.ts";
 import { createArchiver } from "../agent/compaction/archive.ts";
@@ -151,7 +152,7 @@ export function wireSession(o: WireOptions): WiredSession {
     },
     sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
     pipeline: async (history, ctx) => {
-      const r = runResultPipeline(history, { options: pipelineOptions, budgetState, toolResultsDir: workspace?.toolResultsDir });
+      const r = runResultPipeline(history, { options: resultBudgetForWindow(pipelineOptions, session?.contextWindow ?? contextWindow, cfg.env), budgetState, toolResultsDir: workspace?.toolResultsDir });
       if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
       const compacted = await context.beforeModelCall(r.messages, ctx);
       return { persistent: compacted, outgoing: compacted };

@@ -41,6 +41,8 @@ export interface ProviderDefinition {
   baseUrlEnv: string;
   defaultBaseUrl: string;
   capabilities: ProviderCapabilities;
+  /** Credentials that are not an env key (Copilot's stored device login); checked when no env key is set. */
+  hasStoredCredentials?(env: Record<string, string | undefined>): boolean;
   create(ctx: ProviderContext): LlmProvider;
 }
 

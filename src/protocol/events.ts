@@ -152,7 +152,7 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("rewound"), checkpointId: z.string(), mode: rewindModeSchema, prompt: z.string() }),
   z.object({ type: z.literal("retry"), attempt: z.number(), delayMs: z.number(), error: llmErrorSchema }),
   z.object({ type: z.literal("provider.switched"), from: z.string(), to: z.string(), reason: z.string() }),
-  z.object({ type: z.literal("model.changed"), provider: z.string(), model: z.string() }),
+  z.object({ type: z.literal("model.changed"), provider: z.string(), model: z.string(), contextWindow: z.number().optional() }),
   z.object({ type: z.literal("permission_mode.changed"), mode: permissionModeSchema }),
   z.object({ type: z.literal("queue.updated"), items: z.array(z.string()) }),
   z.object({ type: z.literal("notice"), level: z.enum(["info", "warn", "error"]), text: z.string() }),

@@ -7,6 +7,11 @@
 export const AGENT_TRIGGER_RATIO = 0.6;
 export const CHAT_TRIGGER_RATIO = 0.75;
 export const MANUAL_COMPACT_RATIO = 0.5;
+/**
+ * Automatic compaction aims this share of the trigger (agent 40% of the window, chat 50%), so the room
+ * freed lasts several turns instead of being used up by the next tool result.
+ */
+export const AUTO_TARGET_SHARE = 2 / 3;
 /** The history always gets at least this share of the window, even when the system prompt is huge. */
 export const MIN_HISTORY_SHARE = 0.15;
 /** Messages kept verbatim at the end by the summary level ("~4 tool-call cycles"). */
@@ -18,7 +23,7 @@ export interface BudgetInput {
   agent: boolean;
   /** Tokens the request carries besides the history: system prompt, tool definitions, the task reminder. */
   overheadTokens: number;
-  /** Overrides the trigger ratio (e.g. 0.5 for `/compact`, halved during overflow recovery). */
+  /** Overrides the trigger ratio (e.g. 0.5 for `/compact`, halved during overflow recovery); the target is then the same ratio. */
   ratio?: number;
 }
 
@@ -29,14 +34,22 @@ export interface Budget {
   triggerTokens: number;
   /** Tokens the history may take (trigger minus overhead, floored at MIN_HISTORY_SHARE of the window). */
   historyBudget: number;
+  /** Whole-request size compaction aims for: below the trigger (AUTO_TARGET_SHARE), or the explicit ratio. */
+  targetTokens: number;
+  /** History tokens compaction aims for (target minus overhead, same floor, never above historyBudget). */
+  historyTarget: number;
 }
 
 export function computeBudget(input: BudgetInput): Budget {
   const window = Math.max(1, Math.floor(input.contextWindow));
   const ratio = input.ratio ?? (input.agent ? AGENT_TRIGGER_RATIO : CHAT_TRIGGER_RATIO);
   const triggerTokens = Math.floor(window * ratio);
-  const historyBudget = Math.max(Math.floor(window * MIN_HISTORY_SHARE), triggerTokens - Math.max(0, Math.ceil(input.overheadTokens)));
-  return { contextWindow: window, ratio, triggerTokens, historyBudget };
+  const overhead = Math.max(0, Math.ceil(input.overheadTokens));
+  const floor = Math.floor(window * MIN_HISTORY_SHARE);
+  const historyBudget = Math.max(floor, triggerTokens - overhead);
+  const targetTokens = input.ratio !== undefined ? triggerTokens : Math.floor(window * ratio * AUTO_TARGET_SHARE);
+  const historyTarget = Math.min(historyBudget, Math.max(floor, targetTokens - overhead));
+  return { contextWindow: window, ratio, triggerTokens, historyBudget, targetTokens, historyTarget };
 }
 
 /** Human figure for notices: 1234 → "1.2K", 32768 → "32.8K". */

@@ -48,9 +48,12 @@ export interface CompactOutcome {
 export async function compactHistory(req: CompactRequest, deps: CompactDeps): Promise<CompactOutcome> {
   const original = req.history;
   const keepRecent = req.keepRecent ?? KEEP_RECENT;
-  const target = req.budget.historyBudget;
+  // Trim and summary aim for the target (well below the trigger); a summary that lands between the target
+  // and the trigger budget is kept — dropping messages is only for histories still over the trigger.
+  const target = req.budget.historyTarget;
   const tokens = (m: readonly Message[]) => estimateTokens(m) + req.overheadTokens;
   const fits = (m: readonly Message[]) => estimateTokens(m) <= target;
+  const underTrigger = (m: readonly Message[]) => estimateTokens(m) <= req.budget.historyBudget;
   const notice = (text: string, level: "info" | "warn" | "error" = "info") => req.emit({ type: "notice", level, text });
   const report = (level: number, before: Message[], after: Message[], summary: string) =>
     req.emit({ type: "compaction", level, messagesBefore: before.length, messagesAfter: after.length, tokensBefore: tokens(before), tokensAfter: tokens(after), summary });
@@ -110,7 +113,7 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
     notice(why, "warn");
     return { messages: original, level: 0, error: why };
   }
-  if (fits(msgs)) return { messages: msgs, level };
+  if (fits(msgs) || (level === 2 && underTrigger(msgs))) return { messages: msgs, level };
   if (summaryError && deps.summarize) notice(`Summarization failed (${summaryError}) — falling back to truncation`, "warn");
 
   // Level 3: emergency.
@@ -125,6 +128,6 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
     report(3, before, msgs, `emergency: ${what}`);
     level = 3;
   }
-  if (!fits(msgs)) notice(`The history is still over its budget (${formatTokens(tokens(msgs))}); the next request may be rejected.`, "warn");
+  if (!underTrigger(msgs)) notice(`The history is still over its budget (${formatTokens(tokens(msgs))}); the next request may be rejected.`, "warn");
   return { messages: msgs, level };
 }

@@ -61,6 +61,7 @@ registerProvider({
   baseUrlEnv: "COPILOT_BASE_URL",
   defaultBaseUrl: COPILOT_DEFAULT_API_BASE,
   capabilities: { streaming: true, nativeTools: true, images: false, promptCaching: false, local: false },
+  hasStoredCredentials: (env) => loadCopilotAuth(copilotTokenPath(env)) !== undefined,
   create: (ctx) => createCopilotProvider(ctx),
 });
 

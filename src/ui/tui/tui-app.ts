@@ -606,7 +606,8 @@ export class TuiApp {
       case "provider":
         if (args) {
           const [p, ...rest] = args.split(":");
-          const choice = name === "provider" ? { provider: args, model: this.state.status.model } : rest.length ? { provider: p!, model: rest.join(":") } : { provider: this.state.status.provider, model: args };
+          // `/provider X` takes X's default model (the current model belongs to the old provider).
+          const choice = name === "provider" ? { provider: args, model: "" } : rest.length ? { provider: p!, model: rest.join(":") } : { provider: this.state.status.provider, model: args };
           return this.submit({ type: "set_model", ...choice });
         }
         if (this.opts.listModels) return this.openModelPicker(name);

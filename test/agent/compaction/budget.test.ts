@@ -5,7 +5,7 @@ import { join } from "node:path";
 import "../../../src/llm/providers/index.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import { contextWindowFor, resolveModel } from "../../../src/cli/resolve-model.ts";
-import { AGENT_TRIGGER_RATIO, CHAT_TRIGGER_RATIO, MIN_HISTORY_SHARE, computeBudget } from "../../../src/agent/compaction/budget.ts";
+import { AGENT_TRIGGER_RATIO, AUTO_TARGET_SHARE, CHAT_TRIGGER_RATIO, MIN_HISTORY_SHARE, computeBudget } from "../../../src/agent/compaction/budget.ts";
 import { createTokenAccountant, estimateMessageTokens, estimateTextTokens, estimateTokens } from "../../../src/agent/compaction/tokens.ts";
 import type { Message } from "../../../src/protocol/message.ts";
 import { startFakeOllama } from "../../support/fake-ollama.ts";
@@ -70,6 +70,22 @@ describe("budget math", () => {
     expect(chat.triggerTokens).toBe(200_000 * CHAT_TRIGGER_RATIO);
     const manual = computeBudget({ contextWindow: 10_000, agent: true, overheadTokens: 0, ratio: 0.5 });
     expect(manual.triggerTokens).toBe(5000);
+  });
+
+  test("automatic compaction aims well below the trigger (40% agent, 50% chat); /compact aims at its own ratio", () => {
+    const agent = computeBudget({ contextWindow: 8192, agent: true, overheadTokens: 1500 });
+    expect(agent.targetTokens).toBe(Math.floor(8192 * AGENT_TRIGGER_RATIO * AUTO_TARGET_SHARE));
+    expect(agent.targetTokens).toBeLessThan(agent.triggerTokens);
+    expect(agent.historyTarget).toBe(agent.targetTokens - 1500);
+    const chat = computeBudget({ contextWindow: 100_000, agent: false, overheadTokens: 0 });
+    expect(chat.targetTokens).toBe(Math.floor(100_000 * CHAT_TRIGGER_RATIO * AUTO_TARGET_SHARE));
+    const manual = computeBudget({ contextWindow: 10_000, agent: true, overheadTokens: 1000, ratio: 0.5 });
+    expect(manual.targetTokens).toBe(5000);
+    expect(manual.historyTarget).toBe(manual.historyBudget);
+    // Never above the trigger budget, never below the history's minimum share.
+    const huge = computeBudget({ contextWindow: 8192, agent: true, overheadTokens: 7000 });
+    expect(huge.historyTarget).toBe(Math.floor(8192 * MIN_HISTORY_SHARE));
+    expect(huge.historyTarget).toBeLessThanOrEqual(huge.historyBudget);
   });
 
   test("a system prompt bigger than the trigger still leaves the history its minimum share", () => {

@@ -85,6 +85,9 @@ describe("a long session in an 8K window", () => {
 
       const compactions = h.of("compaction");
       expect(compactions.length).toBeGreaterThan(0);
+      // Compaction aims below its trigger and single big results are capped by the window-scaled result
+      // budget, so it runs now and then, not before nearly every request.
+      expect(compactions.length).toBeLessThan(mainRequests.length / 4);
       expect(compactions.every((c) => c.tokensAfter <= c.tokensBefore)).toBe(true);
       // Summaries went to the summarizer, each fitting the window too.
       const summaryRequests = summarizer.chatRequests() as ChatBody[];

@@ -8,7 +8,7 @@ import { createContextManager } from "../../../src/agent/compaction/context-mana
 import { createModelSummarizer } from "../../../src/agent/compaction/model-summarizer.ts";
 import { createArchiver } from "../../../src/agent/compaction/archive.ts";
 import { extractQuotes } from "../../../src/agent/compaction/blocks.ts";
-import { computeBudget } from "../../../src/agent/compaction/budget.ts";
+import { AUTO_TARGET_SHARE, computeBudget } from "../../../src/agent/compaction/budget.ts";
 import { estimateTokens } from "../../../src/agent/compaction/tokens.ts";
 import { createProvider } from "../../../src/llm/registry.ts";
 import "../../../src/llm/providers/index.ts";
@@ -170,13 +170,26 @@ describe("the 3-level pipeline", () => {
     const h = agentHistory(6, 4_000);
     const s = recording();
     const events: AgentEvent[] = [];
-    const window = Math.ceil(((estimateTokens(h) + 500) * 0.9) / 0.6);
+    // Trimming must reach the target (AUTO_TARGET_SHARE of the 60% trigger), not merely the trigger.
+    const window = Math.ceil(((estimateTokens(h) + 500) * 0.9) / (0.6 * AUTO_TARGET_SHARE));
     const r = await compactHistory({ history: h, budget: budgetFor(window), overheadTokens: 500, signal: new AbortController().signal, emit: (e) => events.push(e) }, { summarize: s.fn });
     expect(r.level).toBe(1);
     expect(s.prompts.length).toBe(0);
     const ev = events.filter((e) => e.type === "compaction");
     expect(ev.length).toBe(1);
     expect(ev[0]).toMatchObject({ level: 1, messagesBefore: h.length, messagesAfter: h.length });
+  });
+
+  test("automatic compaction lands at the target below the trigger, so the next turn of the same size does not compact again", async () => {
+    // Trimming alone gets this history under the trigger budget but not under the target.
+    const h = agentHistory(15, 1_000);
+    const b = budgetFor(8192);
+    expect(estimateTokens(h)).toBeGreaterThan(b.historyBudget);
+    const r = await compactHistory({ history: h, budget: b, overheadTokens: 500, signal: new AbortController().signal, emit: () => undefined }, { summarize: recording().fn });
+    expect(r.level).toBe(2);
+    expect(estimateTokens(r.messages)).toBeLessThanOrEqual(b.historyTarget);
+    const nextTurn = agentHistory(16, 1_000).slice(-4);
+    expect(estimateTokens([...r.messages, ...nextTurn])).toBeLessThanOrEqual(b.historyBudget);
   });
 
   test("summary when trimming is not enough; a failing summarizer falls back to emergency truncation, said honestly", async () => {
