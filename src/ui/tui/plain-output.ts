@@ -15,6 +15,8 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   let running = false;
   let inputEnded = false;
   let pendingApproval: string | null = null;
+  // Lines typed while a turn runs wait in the session's queue; input ending must not drop them.
+  let queued = 0;
   let atLineStart = true;
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
@@ -25,13 +27,16 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   };
   const line = (s: string) => write((atLineStart ? "" : "\n") + s + "\n");
   const maybeDone = () => {
-    if (inputEnded && !running && !pendingApproval) resolveDone(0);
+    if (inputEnded && !running && !pendingApproval && queued === 0) resolveDone(0);
   };
 
   const unsubscribe = session.subscribe((e: AgentEvent) => {
     switch (e.type) {
       case "turn.started":
         running = true;
+        break;
+      case "queue.updated":
+        queued = e.items.length;
         break;
       case "message.delta":
         if (e.text) write(e.text);
