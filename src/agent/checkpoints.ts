@@ -9,9 +9,11 @@
  * own writes are recorded into it, so every rewind can be undone.
  *
  * What exec changes is found by a stat scan of the project before and after the command. The prior content of a
- * file exec changed is only known when chatcli has a copy of it: the content it last wrote itself (the `known`
- * map, blobs stored as files are written) or, in a git repo, HEAD's version of a file that was clean before the
- * command. Anything else is recorded as "not restorable". Files read but never written are not cached.
+ * file exec changed is known when chatcli has a copy of it: the content it last wrote itself (the `known` map,
+ * blobs stored as files are written), the copy taken just before the command (the `execCache`: every scanned file
+ * chatcli holds no current copy of, stored once, content-addressed, within `maxExecCacheBytes`; only files whose
+ * stat changed since the last exec are read again) or, in a git repo, HEAD's version of a file that was clean
+ * before the command. Anything else (over the budget, large binaries) is recorded as "not restorable".
  *
  * Nothing here throws into the turn: an unwritable store marks the checkpoint conversation-only and goes on.
  * Layout under `dir` (normally `<chatcliHome>/snapshots/<sessionId>/`): `index.json`, `history/<id>.json`,
@@ -44,6 +46,8 @@ export { checkpointLabel, cutLabel } from "./checkpoints/label.ts";
 export const MAX_CHECKPOINTS = 20;
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024;
+/** Bytes of pre-exec copies kept at most (never more than a quarter of the store cap). */
+export const DEFAULT_MAX_EXEC_CACHE_BYTES = 64 * 1024 * 1024;
 
 export type RewindOp = Extract<Op, { type: "rewind" }>;
 
@@ -59,6 +63,8 @@ export interface CheckpointStoreOptions {
   maxStoreBytes?: number;
   /** Bound of the exec scan. */
   maxScanFiles?: number;
+  /** Bytes of pre-exec file copies (default 64 MB, at most a quarter of `maxStoreBytes`). */
+  maxExecCacheBytes?: number;
   now?: () => number;
   /** Where `checkpoint.saved` and restore notices go (Session.publish). */
   publish?: (e: AgentEvent) => void;
@@ -92,6 +98,7 @@ export class CheckpointStore {
   private readonly maxCheckpoints: number;
   private readonly maxFileBytes: number;
   private readonly maxStoreBytes: number;
+  private readonly maxExecCacheBytes: number;
 
   constructor(
     private readonly o: CheckpointStoreOptions,
@@ -103,6 +110,7 @@ export class CheckpointStore {
     this.maxCheckpoints = o.maxCheckpoints ?? MAX_CHECKPOINTS;
     this.maxFileBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.maxStoreBytes = o.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
+    this.maxExecCacheBytes = Math.min(o.maxExecCacheBytes ?? DEFAULT_MAX_EXEC_CACHE_BYTES, Math.floor(this.maxStoreBytes / 4));
   }
 
   /** Reloads a session's store from `o.dir/index.json`; an empty store when there is none (or it is unreadable). */
@@ -182,6 +190,7 @@ export class CheckpointStore {
     before: (): unknown => {
       this.finalizePending();
       const token: ExecToken = { scan: this.scan(), git: isGitRepo(this.o.projectRoot) ? gitView(this.o.projectRoot) : undefined };
+      this.cacheBeforeExec(token.scan);
       return token;
     },
     after: (token: unknown): void => {
@@ -279,11 +288,57 @@ export class CheckpointStore {
     if (before.size > this.maxFileBytes) return { kind: "unrestorable", reason: `larger than ${fmtBytes(this.maxFileBytes)}` };
     const k = this.index.known[p];
     if (k?.hash && k.stored && sameStat(before, k) && this.blobs.has(k.hash)) return { kind: "content", hash: k.hash, size: k.size };
+    const c = this.index.execCache?.[p];
+    if (c?.hash && c.stored && sameStat(before, c) && this.blobs.has(c.hash)) return { kind: "content", hash: c.hash, size: c.size };
     if (t.git && !t.git.dirty.has(relPosix(this.o.projectRoot, p))) {
       const head = headContent(this.o.projectRoot, p);
       if (head && head.length === before.size) return this.storeBytes_(head);
     }
     return { kind: "unrestorable", reason: "changed by a command; its earlier content was never seen by chatcli" };
+  }
+
+  /**
+   * Before a command: copies every scanned file chatcli holds no current copy of into the blob store (once, by
+   * content), so whatever the command changes can be put back. Only files whose stat changed are read again.
+   */
+  private cacheBeforeExec(scan: Map<string, FileStat>): void {
+    const cache = (this.index.execCache ??= {});
+    let changed = false;
+    for (const p of Object.keys(cache)) {
+      if (!scan.has(p)) {
+        delete cache[p];
+        changed = true;
+      }
+    }
+    let used = 0;
+    for (const c of Object.values(cache)) if (c.stored) used += c.size;
+    for (const [p, st] of scan) {
+      if (st.size > this.maxFileBytes) continue;
+      const k = this.index.known[p];
+      if (k?.stored && k.hash && sameStat(st, k)) continue;
+      const c = cache[p];
+      if (c?.stored && c.hash && sameStat(st, c)) continue;
+      if (c?.stored) used -= c.size;
+      delete cache[p];
+      changed = true;
+      if (used + st.size > this.maxExecCacheBytes) continue;
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(p);
+      } catch {
+        continue;
+      }
+      if (bytes.length !== st.size || (bytes.length > 64 * 1024 && looksBinary(bytes))) continue;
+      const r = this.blobs.put(bytes);
+      if ("error" in r) break; // unwritable store: those files stay "not restorable"
+      this.index.blobs[r.hash] = bytes.length;
+      cache[p] = { hash: r.hash, size: st.size, mtimeNs: st.mtimeNs, stored: true };
+      used += st.size;
+    }
+    if (changed) {
+      this.collectBlobs();
+      this.persist();
+    }
   }
 
   /** Reads a file's current state into `known` (and keeps a copy so a later exec change stays restorable). */
@@ -419,6 +474,11 @@ export class CheckpointStore {
   }
 
   private pruneToCap(): void {
+    if (this.storeBytes > this.maxStoreBytes && this.index.execCache && Object.keys(this.index.execCache).length) {
+      // The pre-exec copies are regenerable: they go before any checkpoint does.
+      this.index.execCache = {};
+      this.collectBlobs();
+    }
     while (this.storeBytes > this.maxStoreBytes && this.index.checkpoints.length > 1) this.dropOldest();
     if (this.storeBytes <= this.maxStoreBytes) return;
     // Still over with one checkpoint: the exec cache goes first.
@@ -430,6 +490,7 @@ export class CheckpointStore {
     const live = new Set<string>();
     for (const c of this.index.checkpoints) for (const s of Object.values(c.before)) if (s.kind === "content") live.add(s.hash);
     for (const k of Object.values(this.index.known)) if (k.stored && k.hash) live.add(k.hash);
+    for (const k of Object.values(this.index.execCache ?? {})) if (k.stored && k.hash) live.add(k.hash);
     for (const h of Object.keys(this.index.blobs)) {
       if (live.has(h)) continue;
       this.blobs.remove(h);

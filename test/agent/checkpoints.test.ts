@@ -227,7 +227,7 @@ describe("file snapshots", () => {
     expect(typeof conv === "string" ? conv : conv.prompt).toBe("q");
   });
 
-  test("exec: changes to files chatcli wrote are restorable, unknown prior content is not, new files are created ones", async () => {
+  test("exec: changes to files chatcli wrote or copied before the command are restorable, new files are created ones", async () => {
     const s = store();
     writeFileSync(file("never-seen.txt"), "old");
     const cp = s.save([user("q")])!;
@@ -242,17 +242,42 @@ describe("file snapshots", () => {
     expect(second.files).toBe(3);
     const plan = s.plan(second.id);
     if (typeof plan === "string") throw new Error(plan);
-    expect(plan.change).toEqual([file("mine.txt")]);
+    expect(plan.change.sort()).toEqual([file("mine.txt"), file("never-seen.txt")]);
     expect(plan.created).toEqual([file("made-by-exec.txt")]);
-    expect(plan.notRestorable.map((n) => n.path)).toEqual([file("never-seen.txt")]);
+    expect(plan.notRestorable).toEqual([]);
     await s.rewind({ type: "rewind", checkpointId: second.id, mode: "code", deleteCreated: true }, []);
     expect(readFileSync(file("mine.txt"), "utf8")).toBe("written by chatcli");
     expect(existsSync(file("made-by-exec.txt"))).toBe(false);
-    expect(readFileSync(file("never-seen.txt"), "utf8")).toBe("new content");
+    expect(readFileSync(file("never-seen.txt"), "utf8")).toBe("old");
     // the first checkpoint predates mine.txt: restoring it deletes the file (when confirmed)
     const p1 = s.plan(cp.id);
     if (typeof p1 === "string") throw new Error(p1);
     expect(p1.created).toContain(file("mine.txt"));
+  });
+
+  test("exec: a file past the pre-exec copy budget is not restorable; copies are stored once and survive a reload", async () => {
+    writeFileSync(file("small.txt"), "s".repeat(100));
+    writeFileSync(file("big.txt"), "b".repeat(5_000));
+    const s = store({ maxExecCacheBytes: 1_000 });
+    s.save([user("q")]);
+    const t1 = s.aroundExec.before();
+    s.aroundExec.after(t1); // nothing changed: no file recorded
+    expect(s.list()[0]!.files).toBe(0);
+    const blobs = blobCount();
+    expect(blobs).toBe(1); // small.txt only; big.txt is over the budget
+    const t2 = s.aroundExec.before();
+    expect(blobCount()).toBe(blobs); // unchanged files are not copied again
+    writeFileSync(file("small.txt"), "changed");
+    writeFileSync(file("big.txt"), "changed");
+    s.aroundExec.after(t2);
+    const again = CheckpointStore.load({ sessionId: "s1", dir, projectRoot: project });
+    const plan = again.plan(again.list()[0]!.id);
+    if (typeof plan === "string") throw new Error(plan);
+    expect(plan.change).toEqual([file("small.txt")]);
+    expect(plan.notRestorable.map((n) => n.path)).toEqual([file("big.txt")]);
+    await again.rewind({ type: "rewind", checkpointId: again.list()[0]!.id, mode: "code" }, []);
+    expect(readFileSync(file("small.txt"), "utf8")).toBe("s".repeat(100));
+    expect(readFileSync(file("big.txt"), "utf8")).toBe("changed");
   });
 
   test("exec in a git repo: a file clean against HEAD is restored from HEAD; .gitignored files are skipped", async () => {

@@ -46,6 +46,11 @@ export const checkpointIndexSchema = z.object({
   seq: z.number(),
   checkpoints: z.array(checkpointRecordSchema),
   known: z.record(z.string(), knownFileSchema),
+  /**
+   * Copies of project files taken just before an `exec` (only files chatcli holds no copy of, within a byte budget),
+   * so a file a command changes can be restored even when chatcli never wrote it. Regenerable: pruned first.
+   */
+  execCache: z.record(z.string(), knownFileSchema).optional(),
   /** Blob hash → size in bytes (the store's size cap counts these plus the history copies). */
   blobs: z.record(z.string(), z.number()),
   historyBytes: z.record(z.string(), z.number()),
