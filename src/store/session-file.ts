@@ -4,7 +4,7 @@
  * content: a torn last line or a corrupted line in the middle is skipped with a warning.
  * Files are created 0600 in a 0700 directory.
  */
-import { chmodSync, closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
@@ -16,6 +16,20 @@ export const SESSION_EXT = ".jsonl";
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
+}
+
+/** Offset just past the last "\n" (0 when there is none), reading back from the end in blocks. */
+function endOfLastLine(fd: number, size: number): number {
+  const block = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - block.length);
+    const n = readSync(fd, block, 0, end - start, start);
+    const i = block.subarray(0, n).lastIndexOf(0x0a);
+    if (i >= 0) return start + i + 1;
+    end = start;
+  }
+  return 0;
 }
 
 export class SessionFileWriter {
@@ -31,7 +45,10 @@ export class SessionFileWriter {
     return this.fd !== undefined;
   }
 
-  /** Opens (creating if needed) for appending. A torn last line left by a crash is closed with a newline first. */
+  /**
+   * Opens (creating if needed) for appending. A torn last line left by a crash (never a whole record: the loader
+   * skips it) is cut off, so it does not become a corrupted line in the middle that warns on every later load.
+   */
   open(): void {
     if (this.fd !== undefined) return;
     ensurePrivateDir(dirname(this.path));
@@ -39,10 +56,10 @@ export class SessionFileWriter {
     try {
       chmodSync(this.path, 0o600);
       const size = fstatSync(fd).size;
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        readSync(fd, last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) writeAll(fd, Buffer.from("\n"));
+      const keep = size > 0 ? endOfLastLine(fd, size) : 0;
+      if (keep < size) {
+        ftruncateSync(fd, keep);
+        fsyncSync(fd);
       }
     } catch (err) {
       closeSync(fd);
