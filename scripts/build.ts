@@ -91,7 +91,11 @@ function nativeAvailable(t: Target): { ok: boolean; reason?: string } {
   // Try to fetch it for cross-compiling; report why not when the registry does not have it.
   const r = Bun.spawnSync(["npm", "install", "--no-save", "--force", "--ignore-scripts", `${t.nativePkg}@${opentuiVersion}`], { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (r.exitCode === 0 && existsSync(join(root, "node_modules", t.nativePkg, "package.json"))) return { ok: true };
-  const err = (r.stderr.toString().match(/npm error (?:code )?(.+)/)?.[1] ?? "install failed").trim();
+  // npm's first error line is only a code (ETARGET); the next one says why ("No matching version found …").
+  const lines = [...r.stderr.toString().matchAll(/^npm error (.+)$/gm)].map((m) => m[1]!.trim());
+  const code = lines.find((l) => l.startsWith("code "))?.slice(5);
+  const why = lines.find((l) => !l.startsWith("code ") && !/complete log/i.test(l))?.replace(/^[a-z]+ (?=[A-Z])/, "");
+  const err = [code, why].filter(Boolean).join(": ") || "install failed";
   return { ok: false, reason: `${t.nativePkg}@${opentuiVersion} cannot be installed here (${err})` };
 }
 
