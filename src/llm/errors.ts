@@ -88,7 +88,7 @@ export function classifyThrown(err: unknown, provider?: string, signal?: AbortSi
   if (name === "AbortError" || message.includes("aborted")) return makeError("aborted", "request aborted", extra);
   if (name === "TimeoutError" || e?.code === "ETIMEDOUT") return makeError("timeout", message, extra);
   const status = typeof e?.status_code === "number" ? e.status_code : typeof e?.status === "number" ? e.status : undefined;
-  if (status !== undefined) return classifyHttpError(status, e?.error ?? message, provider);
+  if (status !== undefined) return classifyHttpError(status, e?.error ?? message, provider, retryDelayOf((err as { errorDetails?: unknown }).errorDetails));
   const code = e?.code ?? "";
   if (
     ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ConnectionRefused", "ConnectionClosed", "FailedToOpenSocket"].includes(code) ||
@@ -97,6 +97,20 @@ export function classifyThrown(err: unknown, provider?: string, signal?: AbortSi
     return makeError("network", message, extra);
   }
   return makeError("unknown", message, extra);
+}
+
+/**
+ * Google's structured retry hint (`google.rpc.RetryInfo` in a 429's error details, e.g. `retryDelay: "17s"`),
+ * as a Retry-After value in seconds; null when absent. The Gemini package exposes the details, not the headers.
+ */
+function retryDelayOf(details: unknown): string | null {
+  if (!Array.isArray(details)) return null;
+  for (const d of details) {
+    const delay = (d as { retryDelay?: unknown } | null)?.retryDelay;
+    const m = typeof delay === "string" ? delay.match(/^(\d+(?:\.\d+)?)s$/) : null;
+    if (m?.[1]) return m[1];
+  }
+  return null;
 }
 
 export function parseRetryAfter(value: string | null): number | undefined {

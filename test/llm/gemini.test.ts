@@ -56,6 +56,16 @@ describe("GOOGLEAI through @google/generative-ai", () => {
     ]);
   });
 
+  test("429 with google.rpc.RetryInfo waits the retryDelay it names", async () => {
+    const body = JSON.stringify({
+      error: { code: 429, message: "Resource exhausted", status: "RESOURCE_EXHAUSTED", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "0.06s" }] },
+    });
+    fake = startFakeSse({ replies: [{ status: 429, body }, { fixture: "gemini-text.sse" }] });
+    const evs = await collect(gemini().stream(request()));
+    expect(ofType(evs, "retry").map((r) => r.delayMs)).toEqual([60]);
+    expect(last(evs)?.type).toBe("done");
+  });
+
   test("429 then success; 400 not retried", async () => {
     fake = startFakeSse({ replies: [{ status: 429, body: '{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}}' }, { fixture: "gemini-text.sse" }] });
     const evs = await collect(gemini().stream(request()));

@@ -104,6 +104,16 @@ describe("OLLAMA provider", () => {
     expect(events[events.length - 1]).toMatchObject({ type: "error", error: { kind: "network" } });
   });
 
+  test("429 with Retry-After waits the server's delay, not the backoff (the client package drops the headers)", async () => {
+    fake = startFakeOllama({ replies: [{ status: 429, errorBody: '{"error":"rate limited"}', headers: { "retry-after": "0.05" } }, { text: "after the wait" }] });
+    const events = await collect(createProvider("OLLAMA", env(fake.url)).stream(req()));
+    const retries = events.filter((e): e is Extract<LlmEvent, { type: "retry" }> => e.type === "retry");
+    expect(retries.length).toBe(1);
+    expect(retries[0]!.delayMs).toBe(50);
+    expect(retries[0]!.error).toMatchObject({ kind: "rate_limit", retryable: true, fallbackable: true, status: 429 });
+    expect(events.at(-1)).toMatchObject({ type: "done" });
+  });
+
   test("500 then success is retried transparently", async () => {
     fake = startFakeOllama({ replies: [{ status: 500, errorBody: '{"error":"boom"}' }, { text: "recovered" }] });
     const events = await collect(createProvider("OLLAMA", env(fake.url)).stream(req()));

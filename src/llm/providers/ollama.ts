@@ -7,7 +7,7 @@ import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "
 import { z } from "zod";
 import type { Message } from "../../protocol/message.ts";
 import type { LlmEvent, LlmRequest, ModelInfo, StopReason } from "../../protocol/llm.ts";
-import { classifyThrown } from "../errors.ts";
+import { classifyThrown, parseRetryAfter } from "../errors.ts";
 import { LlmProviderError, type LlmProvider, type ProviderContext } from "../provider.ts";
 import { registerProvider } from "../registry.ts";
 import { retryPolicyFromEnv, withRetry } from "../retry.ts";
@@ -103,12 +103,15 @@ export class OllamaProvider implements LlmProvider {
     return info;
   }
 
-  private client(signal?: AbortSignal): Ollama {
+  /** `onResponse` sees every HTTP response (the package's errors drop the headers, Retry-After among them). */
+  private client(signal?: AbortSignal, onResponse?: (res: Response) => void): Ollama {
     const base = this.ctx.fetch;
     const f: typeof fetch = Object.assign(
-      (input: string | URL | Request, init?: RequestInit) => {
+      async (input: string | URL | Request, init?: RequestInit) => {
         const signals = [init?.signal, signal].filter((s): s is AbortSignal => !!s);
-        return base(input, { ...init, ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) });
+        const res = await base(input, { ...init, ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) });
+        onResponse?.(res);
+        return res;
       },
       { preconnect: base.preconnect },
     );
@@ -129,13 +132,19 @@ export class OllamaProvider implements LlmProvider {
     if (request.maxOutputTokens !== undefined) options.num_predict = request.maxOutputTokens;
     const messages = toOllamaMessages(request);
     const tools = request.tools?.length ? request.tools.map(toOllamaTool) : undefined;
-    const stream = await this.client(signal).chat({
-      model: request.model,
-      messages,
-      stream: true,
-      options,
-      ...(tools ? { tools } : {}),
+    let retryAfter: string | null = null;
+    const client = this.client(signal, (res) => {
+      if (!res.ok) retryAfter = res.headers.get("retry-after");
     });
+    const chat = () => client.chat({ model: request.model, messages, stream: true, options, ...(tools ? { tools } : {}) });
+    let stream: Awaited<ReturnType<typeof chat>>;
+    try {
+      stream = await chat();
+    } catch (err) {
+      const e = classifyThrown(err, this.id, signal);
+      const ms = parseRetryAfter(retryAfter);
+      throw new LlmProviderError(ms !== undefined && e.retryAfterMs === undefined ? { ...e, retryAfterMs: ms } : e);
+    }
     const onAbort = () => stream.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     const splitter = new ThinkSplitter();
