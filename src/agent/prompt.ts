@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { SystemPart, ToolSpec } from "../protocol/llm.ts";
 
 export const BOOTSTRAP_FILES = ["AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "RULES.md", "MEMORY.md"] as const;
-/** Read instead of AGENTS.md when it is absent, so existing projects work as they are. */
+/** Read (all that exist) instead of AGENTS.md when it is absent, so existing projects work as they are. */
 export const AGENTS_ALTERNATES = ["CLAUDE.md", "GEMINI.md"] as const;
 export const MAX_BOOTSTRAP_CHARS = 40_000;
 
@@ -42,18 +42,14 @@ export class BootstrapLoader {
       ["user", this.userDir],
     ] as const) {
       for (const name of BOOTSTRAP_FILES) {
-        let f = this.readCached(join(dir, name));
-        let shownName: string = name;
-        if (f === undefined && name === "AGENTS.md") {
-          for (const alt of AGENTS_ALTERNATES) {
-            f = this.readCached(join(dir, alt));
-            if (f !== undefined) {
-              shownName = alt;
-              break;
-            }
-          }
+        const f = this.readCached(join(dir, name));
+        if (f !== undefined && f.trim()) out.push({ path: join(dir, name), name, content: f, scope });
+        // Without AGENTS.md, both CLAUDE.md and GEMINI.md (whichever exist) stand in for it, in that order.
+        if (f !== undefined || name !== "AGENTS.md") continue;
+        for (const alt of AGENTS_ALTERNATES) {
+          const a = this.readCached(join(dir, alt));
+          if (a !== undefined && a.trim()) out.push({ path: join(dir, alt), name: alt, content: a, scope });
         }
-        if (f !== undefined && f.trim()) out.push({ path: join(dir, shownName), name: shownName, content: f, scope });
       }
     }
     return out;

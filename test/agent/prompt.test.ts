@@ -1,4 +1,4 @@
-// Bootstrap files (issue 10): project before ~/.chatcli, CLAUDE.md/GEMINI.md only without AGENTS.md, the mtime
+// Bootstrap files (issue 10): project before ~/.chatcli, CLAUDE.md + GEMINI.md only without AGENTS.md, the mtime
 // cache (BootstrapLoader.reads counts real disk reads), and the order of system prompt parts.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
@@ -34,12 +34,12 @@ test("all six files, project first, then the user's, in the fixed order", () => 
   expect(ws.indexOf("project AGENTS.md")).toBeLessThan(ws.indexOf("user AGENTS.md"));
 });
 
-test("CLAUDE.md, then GEMINI.md, stand in for a missing AGENTS.md, per directory", () => {
+test("CLAUDE.md and GEMINI.md stand in for a missing AGENTS.md, per directory", () => {
   writeFileSync(join(project, "CLAUDE.md"), "claude rules");
   writeFileSync(join(project, "GEMINI.md"), "gemini rules");
   writeFileSync(join(user, "GEMINI.md"), "user gemini");
   const l = new BootstrapLoader(project, user);
-  expect(names(l)).toEqual(["project:CLAUDE.md", "user:GEMINI.md"]);
+  expect(names(l)).toEqual(["project:CLAUDE.md", "project:GEMINI.md", "user:GEMINI.md"]);
   writeFileSync(join(project, "AGENTS.md"), "agents wins");
   expect(names(l)).toEqual(["project:AGENTS.md", "user:GEMINI.md"]);
   // Empty files are not injected.
