@@ -195,7 +195,7 @@ async function runInteractive(
     session.start();
     return runPlain(session, process.stdin, process.stdout);
   }
-  const { runTui } = await import("./ui/tui/run-tui.ts");
+  const { runTui, displayModeFromEnv } = await import("./ui/tui/run-tui.ts");
   return runTui({
     session: extras.replay.length ? withReplay(session, extras.replay) : session,
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
@@ -209,7 +209,8 @@ async function runInteractive(
     permissionMode: session.mode,
     historyFile: join(cfg.home, "history", `${Bun.hash(cfg.projectRoot).toString(36)}.jsonl`),
     logFile: logger.file,
-    displayMode: cfg.env.CHATCLI_CODER_UI === "compact" || cfg.settings.ui?.mode === "compact" ? "compact" : "full",
+    // CHATCLI_CODER_UI=full|compact wins over settings' ui.mode.
+    displayMode: displayModeFromEnv(cfg.settings.ui?.mode ?? "full", cfg.env),
     contextWindow: session.contextWindow,
     listModels: () => listModelChoices(cfg),
     onSlashCommand: async (name, args) => {

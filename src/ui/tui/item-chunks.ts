@@ -39,9 +39,10 @@ export function itemChunks(item: TranscriptItem, f: RenderFlags): TextChunk[] {
   }
 }
 
+/** `showThinking` decides alone (the app starts it expanded in full mode, collapsed in compact; Ctrl+T flips it). */
 export function thinkingChunks(text: string, f: RenderFlags): TextChunk[] {
   const lines = text.trim().split("\n");
-  if (f.mode === "compact" || !f.showThinking) {
+  if (!f.showThinking) {
     return [chunk(`✻ Thinking (${lines.length} line${lines.length === 1 ? "" : "s"}, ctrl+t to show)\n`, colors.dim, TextAttributes.DIM | TextAttributes.ITALIC)];
   }
   return [chunk("✻ " + lines.join("\n  ") + "\n", colors.dim, TextAttributes.DIM | TextAttributes.ITALIC)];
@@ -68,7 +69,7 @@ export function toolChunks(calls: readonly ToolCallView[], f: RenderFlags, label
     const failed = g.some((c) => c.status === "error");
     const dot = running ? "○ " : "● ";
     const name = capitalize(g[0]!.name);
-    const head = g.length > 1 ? `${name} × ${g.length}` : `${name} ${g[0]!.title}`;
+    const head = g.length > 1 ? `${name} × ${g.length}` : `${name} ${titleWithoutName(g[0]!)}`;
     out.push(chunk(dot, failed ? colors.error : running ? colors.warn : colors.tool), chunk(head + "\n", colors.tool, TextAttributes.BOLD));
     if (f.mode === "compact") return;
     for (const c of g) {
@@ -86,6 +87,11 @@ function previewLines(output: string, max: number): string {
   const shown = lines.length > max ? lines.slice(-max) : lines;
   const more = lines.length > max ? `    … ${lines.length - max} more lines\n` : "";
   return more + shown.map((l) => "    " + (l.length > 200 ? l.slice(0, 200) + "…" : l)).join("\n") + "\n";
+}
+
+/** Titles often start with the tool's own name ("exec ls"): the header already shows it. */
+export function titleWithoutName(c: Pick<ToolCallView, "name" | "title">): string {
+  return c.title.startsWith(`${c.name} `) ? c.title.slice(c.name.length + 1) : c.title;
 }
 
 function capitalize(s: string): string {

@@ -42,7 +42,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         if (e.text) write(e.text);
         break;
       case "tool.started":
-        line(`→ ${e.name} ${e.title}`);
+        line(`→ ${e.title.startsWith(`${e.name} `) ? e.title : `${e.name} ${e.title}`}`);
         break;
       case "tool.completed":
         if (e.isError) line(`✗ ${e.name}: ${e.result.split("\n")[0] ?? ""}`);

@@ -120,7 +120,13 @@ export class RewindMenu {
     this.stepName = step;
     const info = typeof header === "string" ? new StyledText([chunk(header, colors.dim)]) : header;
     this.info.content = info;
-    const infoRows = info.chunks.map((c) => c.text).join("").replace(/\n$/, "").split("\n").length;
+    // Rows as drawn: a trailing newline is a row of its own, and long lines wrap inside the box.
+    const inner = Math.max(10, Math.floor(this.renderer.terminalWidth * 0.96) - 3);
+    const infoRows = info.chunks
+      .map((c) => c.text)
+      .join("")
+      .split("\n")
+      .reduce((n, l) => n + Math.max(1, Math.ceil(l.length / inner)), 0);
     this.height = Math.max(5, Math.min(this.renderer.terminalHeight - 2, infoRows + options.length + 2));
     this.box.height = this.height;
     this.select.options = options;

@@ -14,6 +14,7 @@ import { TuiApp, type ModelChoice } from "./tui-app.ts";
 import type { SlashCommand } from "./completion.ts";
 import type { DisplayMode } from "./view-model.ts";
 import type { CheckpointSource } from "./rewind-menu.ts";
+import { gitBranch } from "./git-branch.ts";
 
 export interface RunTuiOptions {
   session: SessionLike;
@@ -101,8 +102,11 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       targetFps: 30,
       maxFps: 60,
     });
+    const branch = opts.gitBranch ?? gitBranch(opts.cwd);
     app = new TuiApp(renderer, {
       ...opts,
+      ...(branch ? { gitBranch: branch } : {}),
+      ...(process.env.TMUX && !opts.inline ? { onCopy: tmuxClipboard } : {}),
       onExit: (code) => finish(code),
       log,
     });
@@ -124,6 +128,15 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     process.stderr.write(`chatcli: ${msg}\nDetails in ${opts.logFile}\n`);
   }
   return code;
+}
+
+/**
+ * Inside tmux OpenTUI wraps OSC 52 in a DCS passthrough, which tmux drops unless `allow-passthrough` is on. The
+ * plain sequence as well lets tmux itself take it (`set-clipboard on`: a tmux buffer, forwarded to the outer
+ * terminal). Full-screen only: in inline mode stdout is captured into the scrollback (and the mouse is off).
+ */
+function tmuxClipboard(text: string): void {
+  process.stdout.write(`\x1b]52;c;${Buffer.from(text, "utf8").toString("base64")}\x07`);
 }
 
 function makeLogger(file: string): (msg: string) => void {

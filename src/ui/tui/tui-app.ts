@@ -55,6 +55,8 @@ export interface TuiAppOptions {
   extraCommands?: SlashCommand[];
   onExit(code: number): void;
   log?(msg: string): void;
+  /** Also given each mouse selection copied with OSC 52 (run-tui: the plain OSC 52 tmux turns into a buffer). */
+  onCopy?(text: string): void;
   /** Double-Esc window, default CHATCLI_REWIND_ESC_MS or 500. */
   rewindEscMs?: number;
 }
@@ -81,7 +83,8 @@ export class TuiApp {
   private readonly rewindMenu: RewindMenu | null;
   private readonly history: PromptHistory;
   private readonly commands: SlashCommand[];
-  private showThinking = true;
+  /** Ctrl+T flipped the display mode's default (expanded in full, collapsed in compact). */
+  private thinkingToggled = false;
   private syncTimer: TimerHandle | null = null;
   private spinnerTimer: TimerHandle | null = null;
   private spinnerFrame = 0;
@@ -205,7 +208,7 @@ export class TuiApp {
       this.syncTimer = null;
     }
     const s = this.state;
-    const flags: RenderFlags = { mode: s.displayMode, showThinking: this.showThinking, labels: s.labels };
+    const flags: RenderFlags = { mode: s.displayMode, showThinking: (s.displayMode === "full") !== this.thinkingToggled, labels: s.labels };
     if (this.transcript) this.transcript.sync(s, flags);
     if (this.live) this.live.sync(s, flags);
     if (this.committer) this.committer.sync(s.items, s.epoch, flags);
@@ -331,7 +334,16 @@ export class TuiApp {
 
   private onSelection = (sel: { getSelectedText(): string } | null): void => {
     const text = sel?.getSelectedText();
-    if (text) this.renderer.copyToClipboardOSC52(text);
+    if (!text) return;
+    let ok = false;
+    try {
+      ok = this.renderer.copyToClipboardOSC52(text);
+    } catch (e) {
+      // The native session refuses outside its output phase (seen in the test renderer): never fatal.
+      this.log(`osc52 failed: ${String(e)}`);
+    }
+    this.opts.onCopy?.(text);
+    this.log(`selection: ${text.length} chars, osc52 ${ok ? "sent" : "not sent"}`);
   };
 
   private onPromptChanged(): void {
@@ -445,7 +457,7 @@ export class TuiApp {
     }
     if (k.ctrl && k.name === "t") {
       k.preventDefault();
-      this.showThinking = !this.showThinking;
+      this.thinkingToggled = !this.thinkingToggled;
       this.state = { ...this.state, epoch: this.state.epoch + 1 };
       this.syncNow();
       return;
@@ -600,7 +612,8 @@ export class TuiApp {
       case "ui": {
         const mode = args === "compact" || args === "full" ? args : this.state.displayMode === "full" ? "compact" : "full";
         if (args && args !== mode) return notice("Usage: /ui compact | /ui full", "warn");
-        return this.dispatch({ type: "ui.set_display_mode", mode });
+        this.dispatch({ type: "ui.set_display_mode", mode });
+        return notice(`Display mode: ${mode}`);
       }
       case "model":
       case "provider":

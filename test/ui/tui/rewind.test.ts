@@ -263,3 +263,30 @@ test("inline mode: the scrollback is reset and replayed from the restored histor
   expect(replay).toContain("done one");
   expect(replay).not.toContain("done two");
 });
+
+test("a file an exec command changed (never written by chatcli) is restored; every confirm choice is on screen", async () => {
+  await start();
+  writeFileSync(join(project, "notes.txt"), "original\n");
+  provider.push({ toolCalls: [{ name: "exec", args: { command: "echo changed > notes.txt && echo new > made.txt" } }] }, { text: "ran it" });
+  await setup.mockInput.typeText("change the notes");
+  setup.mockInput.pressEnter();
+  await until(() => existsSync(join(project, "made.txt")), "the command to run");
+  await session.idle();
+  await frame((x) => x.includes("ran it"));
+  expect(file("notes.txt")).toBe("changed\n");
+  await escEsc();
+  await frame((x) => x.includes("Select a checkpoint"));
+  await down(1); // the turn's start
+  setup.mockInput.pressEnter();
+  await frame((x) => x.includes("Restore code only"));
+  await down(2);
+  setup.mockInput.pressEnter();
+  const confirm = await frame((x) => x.includes("Will change"));
+  expect(confirm).toContain("notes.txt");
+  expect(confirm).toContain("made.txt");
+  expect(confirm).not.toContain("Not restorable");
+  for (const choice of ["Restore and delete the 1 created file", "Restore, keep created files", "Cancel"]) expect(confirm).toContain(choice);
+  setup.mockInput.pressEnter();
+  await until(() => !existsSync(join(project, "made.txt")), "made.txt deleted");
+  expect(file("notes.txt")).toBe("original\n");
+});

@@ -236,3 +236,48 @@ test("tool groups render as Name × N with per-call titles", async () => {
   expect(f).toContain("● Read three files");
   expect(f).toMatchSnapshot();
 });
+
+test("thinking: expanded in full, collapsed in compact, and Ctrl+T flips it in either mode", async () => {
+  await start({ displayMode: "compact" });
+  session.emit({ type: "turn.started", turnId: "t1", input: "q" });
+  session.emit({ type: "message.delta", messageId: "m1", thinking: "weighing the options", partial: "" });
+  session.emit({ type: "message.delta", messageId: "m1", text: "answer", partial: "answer" });
+  session.emit({ type: "message.completed", messageId: "m1", message: { role: "assistant", content: "answer" } });
+  session.emit(turnCompleted("t1"));
+  let f = await frame((x) => x.includes("answer"));
+  expect(f).toContain("Thinking (1 line, ctrl+t to show)");
+  expect(f).not.toContain("weighing the options");
+  setup.mockInput.pressKey("t", { ctrl: true });
+  f = await frame((x) => x.includes("weighing the options"));
+  expect(f).toContain("✻ weighing the options");
+  setup.mockInput.pressKey("t", { ctrl: true });
+  await setup.mockInput.typeText("/ui full");
+  setup.mockInput.pressEnter();
+  f = await frame((x) => x.includes("Display mode: full"));
+  expect(f).toContain("✻ weighing the options");
+  setup.mockInput.pressKey("t", { ctrl: true });
+  expect(await frame((x) => x.includes("ctrl+t to show"))).not.toContain("weighing the options");
+});
+
+test("a single call's header does not repeat the tool name its title starts with", async () => {
+  await start();
+  session.emit({ type: "turn.started", turnId: "t1", input: "run" });
+  session.emit({ type: "tool.started", callId: "c1", name: "exec", args: {}, title: "exec ls -la", batchId: "b1" });
+  session.emit({ type: "tool.completed", callId: "c1", name: "exec", isError: false, result: "total 0", durationMs: 3, batchId: "b1" });
+  session.emit(turnCompleted("t1"));
+  const f = await frame((x) => x.includes("total 0"));
+  expect(f).toContain("● Exec ls -la");
+  expect(f).not.toContain("Exec exec");
+});
+
+test("a mouse selection is copied with OSC 52 and handed to onCopy", async () => {
+  const copied: string[] = [];
+  await start({ onCopy: (t) => copied.push(t) });
+  session.emit({ type: "notice", level: "info", text: "select these words please" });
+  const f = await frame((x) => x.includes("select these words"));
+  const row = f.split("\n").findIndex((l) => l.includes("select these words"));
+  const col = f.split("\n")[row]!.indexOf("these");
+  await setup.mockMouse.drag(col, row, col + 10, row); // the end cell is included
+  await setup.renderOnce();
+  expect(copied).toEqual(["these words"]);
+});
