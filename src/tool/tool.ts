@@ -212,8 +212,9 @@ export function capText(
   } catch {
     savedPath = undefined;
   }
-  const where = savedPath ? `; full output saved to ${savedPath}` : "";
-  const marker = `\n[TRUNCATED ${omitted} chars omitted, ${kept} kept${where}]\n`;
+  // The marker itself stays exactly `[TRUNCATED N chars omitted, M kept]`; the saved file follows it on the same line.
+  const where = savedPath ? ` [full output saved to ${savedPath}]` : "";
+  const marker = `\n[TRUNCATED ${omitted} chars omitted, ${kept} kept]${where}\n`;
   return savedPath
     ? { text: head + marker + tail, truncated: true, omitted, savedPath }
     : { text: head + marker + tail, truncated: true, omitted };

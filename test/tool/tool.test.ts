@@ -107,7 +107,7 @@ describe("cap", () => {
     const text = `${"h".repeat(50_000)}${"t".repeat(50_000)}`;
     const saved: string[] = [];
     const out = await echo(text).run({ n: 1 }, makeCtx(proj.root, { saveOverflow: (full) => (saved.push(full), "/tmp/ws/out_1.txt") }));
-    const marker = out.text.match(/\n\[TRUNCATED (\d+) chars omitted, (\d+) kept; full output saved to \/tmp\/ws\/out_1\.txt\]\n/);
+    const marker = out.text.match(/\n\[TRUNCATED (\d+) chars omitted, (\d+) kept\] \[full output saved to \/tmp\/ws\/out_1\.txt\]\n/);
     expect(marker).not.toBeNull();
     expect(out.text.length - (marker?.[0].length ?? 0)).toBeLessThanOrEqual(DEFAULT_MAX_RESULT_CHARS);
     expect(Number(marker?.[1]) + Number(marker?.[2])).toBe(text.length);

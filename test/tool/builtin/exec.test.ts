@@ -85,7 +85,7 @@ describe("exec", () => {
     const saved: string[] = [];
     const ctx = makeCtx(proj.root, { saveOverflow: (t) => (saved.push(t), path.join(proj.root, "overflow.txt")) });
     const out = await execTool.run({ command: "head -c 1000000 /dev/zero | tr '\\0' a; echo; echo tail-line" }, ctx);
-    const marker = out.text.match(/\n\[TRUNCATED (\d+) chars omitted, (\d+) kept; full output saved to ([^\]]+)\]\n/);
+    const marker = out.text.match(/\n\[TRUNCATED (\d+) chars omitted, (\d+) kept\] \[full output saved to ([^\]]+)\]\n/);
     expect(marker?.[3]).toBe(path.join(proj.root, "overflow.txt"));
     expect(out.text.length - (marker?.[0].length ?? 0)).toBeLessThanOrEqual(30_000);
     expect(out.text.endsWith("tail-line\nexit code 0")).toBe(true);
