@@ -138,7 +138,7 @@ async function streamOnce(
         usage.outputTokens += ev.usage.outputTokens;
         usage.cachedInputTokens += ev.usage.cachedInputTokens;
         usage.reasoningTokens += ev.usage.reasoningTokens;
-        deps.recordUsage(ev.usage, request.purpose, request.model);
+        deps.recordUsage(ev.usage, request.purpose, ev.model ?? request.model, ev.provider);
         return;
       case "retry":
         deps.emit({ type: "retry", attempt: ev.attempt, delayMs: ev.delayMs, error: ev.error });

@@ -26,7 +26,8 @@ export interface RunDeps {
   /** Native: one tool message per call. Text protocol: one feedback user message. */
   appendToolResults(results: Message[], batchId: string, calls: ToolCallRequest[]): void;
   requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
-  recordUsage(usage: Usage, purpose: Purpose, model: string): void;
+  /** `provider`: set when the call was served by another provider than the session's (fallback chain). */
+  recordUsage(usage: Usage, purpose: Purpose, model: string, provider?: string): void;
   /** After a context_too_long / payload_too_large rejection: shrink the history (attempt 1..3); true when it changed. */
   recoverOverflow?(attempt: number, signal: AbortSignal): Promise<boolean>;
 }

@@ -50,7 +50,7 @@ export interface SessionOptions {
   /** Headless: answer approvals without a UI (from the permission mode). */
   autoApprove?: (req: { tool: string; action: string; reason: string }) => ApprovalAnswer | undefined;
   onPermissionModeChange?: (mode: PermissionMode) => void;
-  onUsage?: (usage: Usage, purpose: Purpose, model: string) => void;
+  onUsage?: (usage: Usage, purpose: Purpose, model: string, provider?: string) => void;
   /** Session cost so far in USD (undefined when the model has no price), for turn.completed. */
   costSoFar?: () => number | undefined;
   onCheckpoint?: (history: Message[]) => void;
@@ -382,13 +382,13 @@ export class Session implements SessionLike {
             },
           }
         : {}),
-      recordUsage: (usage, purpose, model) => {
+      recordUsage: (usage, purpose, model, provider) => {
         this.totals.inputTokens += usage.inputTokens;
         this.totals.outputTokens += usage.outputTokens;
         this.totals.cachedInputTokens += usage.cachedInputTokens;
         this.totals.reasoningTokens += usage.reasoningTokens;
         if (purpose === "main" && usage.inputTokens > 0) this.lastInputTokens = usage.inputTokens + usage.outputTokens;
-        this.opts.onUsage?.(usage, purpose, model);
+        this.opts.onUsage?.(usage, purpose, model, provider);
       },
     };
   }

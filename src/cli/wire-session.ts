@@ -163,9 +163,9 @@ export function wireSession(o: WireOptions): WiredSession {
     contextWindow,
     permissionMode: o.permissionMode,
     onPermissionModeChange: (mode) => policy.setMode(mode),
-    onUsage: (u, purpose, model) => {
+    onUsage: (u, purpose, model, provider) => {
       if (purpose === "main") context.accountant.reported(u.inputTokens);
-      usage.record(purpose, session?.model.providerId ?? resolved.providerId, model, u);
+      usage.record(purpose, provider ?? session?.model.providerId ?? resolved.providerId, model, u);
     },
     costSoFar: () => usage.session().costUsd,
     switchModel: (providerId, model) => switchModel(cfg, providerId, model, session?.model.providerId),

@@ -134,7 +134,11 @@ export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
       }
       let produced = false;
       let failure: LlmError | undefined;
-      const iter = provider.stream({ ...request, model: h.entry.model || request.model }, signal)[Symbol.asyncIterator]();
+      // The request's window is the primary entry's: another entry's provider works out its own (Ollama's
+      // num_ctx must not become a cloud model's 128K).
+      const { contextWindow, ...rest } = request;
+      const entryRequest: LlmRequest = h === health[0] && contextWindow !== undefined ? { ...rest, contextWindow, model: h.entry.model || request.model } : { ...rest, model: h.entry.model || request.model };
+      const iter = provider.stream(entryRequest, signal)[Symbol.asyncIterator]();
       try {
         for (;;) {
           const next = await iter.next();
@@ -154,7 +158,11 @@ export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
             yield ev;
             return;
           }
-          if (ev.type !== "usage" && ev.type !== "retry") produced = true;
+          if (ev.type === "usage") {
+            yield { ...ev, provider: h.entry.provider, model: entryRequest.model };
+            continue;
+          }
+          if (ev.type !== "retry") produced = true;
           yield ev;
         }
       } finally {

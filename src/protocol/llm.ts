@@ -72,7 +72,8 @@ export type LlmEvent =
   | { type: "toolcall_start"; index: number; id: string; name: string }
   | { type: "toolcall_delta"; index: number; argumentsDelta: string }
   | { type: "toolcall_end"; index: number; id: string; name: string; arguments: string }
-  | { type: "usage"; usage: Usage }
+  /** `provider`/`model`: who served the call, when not the request's own (set by the fallback chain). */
+  | { type: "usage"; usage: Usage; provider?: string; model?: string }
   | { type: "retry"; attempt: number; delayMs: number; error: LlmError }
   /** The fallback chain gave up on `from` (before any output) and continues with `to` ("PROVIDER:model"). */
   | { type: "provider_switch"; from: string; to: string; reason: string }

@@ -4,6 +4,7 @@ import { createFallbackChain, parseFallbackEntries } from "../../src/llm/fallbac
 import { createProvider } from "../../src/llm/registry.ts";
 import { startFakeSse, type FakeSseOptions, type FakeSseServer } from "../support/fake-sse-servers.ts";
 import { FAST, collect, last, ofType, request, text } from "./helpers.ts";
+import { startFakeOllama } from "../support/fake-ollama.ts";
 
 const servers: FakeSseServer[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.stop()));
@@ -106,5 +107,24 @@ describe("createFallbackChain", () => {
     const evs = await collect(chain.stream(request(), ac.signal), (ev) => ev.type === "retry" && ac.abort());
     expect(last(evs)).toMatchObject({ type: "error", error: { kind: "aborted" } });
     expect(b.streamBodies().length).toBe(0);
+  });
+});
+
+describe("the entry that answers", () => {
+  test("usage names the entry that served it, and a later entry gets its own window, not the primary's", async () => {
+    const a = startFakeSse({ defaultReply: { status: 503 } });
+    servers.push(a);
+    const ollama = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 8192, capabilities: ["completion"] }], defaultReply: { text: "local answer", promptEvalCount: 30, evalCount: 5 } });
+    try {
+      const env = { OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${a.url}/v1`, OLLAMA_HOST: ollama.url, ...FAST, CHATCLI_FALLBACK_MAX_RETRIES: "0" };
+      const chain = createFallbackChain({ entries: [{ provider: "OPENAI", model: "gpt-4o" }, { provider: "OLLAMA", model: "qwen3:8b" }], env, createProvider: (id) => createProvider(id, env) });
+      const evs = await collect(chain.stream(request({ contextWindow: 128_000 })));
+      expect(text(evs)).toBe("local answer");
+      expect(ofType(evs, "usage")).toEqual([{ type: "usage", usage: { inputTokens: 30, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 }, provider: "OLLAMA", model: "qwen3:8b" }]);
+      const sent = ollama.chatRequests()[0] as { options: { num_ctx: number } };
+      expect(sent.options.num_ctx).toBe(8192);
+    } finally {
+      ollama.stop();
+    }
   });
 });
