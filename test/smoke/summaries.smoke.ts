@@ -3,10 +3,10 @@
 // main model is never asked for it. Both models are Ollama (one OLLAMA_HOST), so a small router on 127.0.0.1
 // sends /api/chat to the main or the fast fake server by model name; each fake records what it got.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { isolatedBinary, run, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 const MAIN = "qwen3:8b";
 const FAST = "qwen3:0.6b";
@@ -78,4 +78,56 @@ describe("tool-use summaries (compiled binary)", () => {
     expect(main.chatRequests().length - before.main).toBe(2);
     expect(fast.chatRequests().length).toBe(before.fast);
   });
+});
+
+// The fast model on its own Ollama host (settings `fastModel: { model, baseUrl }`), no router: in compact mode the
+// label, which lands while the next answer streams, replaces the group's `Read × 2` header; a resumed session in
+// full mode shows the saved label as its own line after the group.
+describe("tool-use summaries in the TUI (compiled binary)", () => {
+  test.skipIf(!hasTmux())("compact header replaced by the late label; the label restored on --resume", async () => {
+    const own = isolatedBinary();
+    const m2 = startFakeOllama({ models: [{ name: MAIN, contextLength: 8192, capabilities: ["completion", "tools"] }], defaultReply: { text: "unexpected extra request" } });
+    const f2 = startFakeOllama({ models: [{ name: FAST, contextLength: 8192, capabilities: ["completion"] }], defaultReply: { text: "unexpected extra request" } });
+    writeFileSync(join(own.dir, "a.txt"), "alpha\n");
+    writeFileSync(join(own.dir, "b.txt"), "beta\n");
+    mkdirSync(own.env.CHATCLI_HOME!, { recursive: true });
+    writeFileSync(join(own.env.CHATCLI_HOME!, "settings.json"), JSON.stringify({ fastModel: { model: `OLLAMA:${FAST}`, baseUrl: f2.url }, ui: { mode: "compact" } }));
+    m2.enqueue({ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "read", arguments: { path: "b.txt" } }] }, { text: "Both files hold greek letters, streamed slowly.", chunkCount: 20, chunkDelayMs: 100 });
+    f2.enqueue({ text: "Read a.txt and b.txt", headerDelayMs: 300 });
+    const envs = Object.entries({ ...own.env, OLLAMA_HOST: m2.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
+    const sock = join(own.dir, "tmux-summaries.sock");
+    try {
+      const tmux = new Tmux(sock, `cd '${own.dir}' && env ${envs} '${own.bin}' --model ${MAIN}; sleep 30`);
+      await tmux.waitFor((s) => s.includes("Ask anything"));
+      tmux.sendLiteral("read both");
+      tmux.send("Enter");
+      const screen = await tmux.waitFor((s) => s.includes("streamed slowly.") && s.includes("Read a.txt and b.txt"));
+      expect(screen.split("Read a.txt and b.txt").length - 1).toBe(1);
+      expect(screen).not.toContain("Read × 2");
+      const lines = screen.split("\n");
+      expect(lines.findIndex((l) => l.includes("Read a.txt and b.txt"))).toBeLessThan(lines.findIndex((l) => l.includes("Both files hold")));
+      expect(f2.chatRequests()).toHaveLength(1);
+      expect(m2.chatRequests().map((b) => b.model)).toEqual([MAIN, MAIN]);
+      tmux.sendLiteral("/exit");
+      tmux.send("Enter");
+      await Bun.sleep(500);
+      tmux.kill();
+      const resumed = new Tmux(`${sock}.2`, `cd '${own.dir}' && env ${envs} '${own.bin}' --model ${MAIN} --resume; sleep 30`);
+      try {
+        await resumed.waitFor((s) => s.includes("streamed slowly.") && s.includes("Ask anything"));
+        resumed.sendLiteral("/ui full");
+        resumed.send("Enter");
+        const full = await resumed.waitFor((s) => s.includes("Read × 2") && s.includes("Read a.txt and b.txt"));
+        const fl = full.split("\n");
+        expect(full.split("Read a.txt and b.txt").length - 1).toBe(1);
+        expect(fl.findIndex((l) => l.includes("● Read a.txt and b.txt"))).toBeGreaterThan(fl.findIndex((l) => l.includes("Read × 2")));
+      } finally {
+        resumed.kill();
+      }
+    } finally {
+      m2.stop();
+      f2.stop();
+      own.cleanup();
+    }
+  }, 20_000);
 });
