@@ -59,6 +59,36 @@ describe("session workspace (compiled binary)", () => {
     for (const w of kept) expect(readdirSync(join(tmp, w)).sort()).toEqual(["scratch", "tool-results"]);
   });
 
+  test("text protocol: a huge result is budgeted (saved file, stable preview) and stdout never shows the tool-call markup", async () => {
+    freshTmp();
+    const plainFake = startFakeOllama({ models: [{ name: "plain:1b", contextLength: 32768, capabilities: ["completion"] }] });
+    try {
+      writeFileSync(join(b.dir, "huge.txt"), Array.from({ length: 400 }, (_, i) => `row ${i} ${"y".repeat(90)}`).join("\n"));
+      writeFileSync(join(b.dir, "a.txt"), "a\n");
+      plainFake.enqueue(
+        { text: `Reading it.\n<tool_call name="read" args='{"path":"huge.txt"}' />` },
+        { text: `<tool_call name="read" args='{"path":"a.txt"}' />` },
+        { text: "Both read." },
+      );
+      const r = await run(b, ["-p", "read", "--model", "plain:1b"], { ...env({ CHATCLI_AGENT_KEEP_TMPDIR: "true" }), OLLAMA_HOST: plainFake.url });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain("tool_call");
+      expect(r.stdout).toContain("Reading it.");
+      expect(r.stdout).toContain("Both read.");
+      const previews = plainFake.chatRequests().slice(1).map((req) => {
+        const feedback = (req.messages as Array<{ role: string; content: string }>).find((m) => m.role === "user" && m.content.includes("omitted"))!;
+        return feedback.content;
+      });
+      expect(previews).toHaveLength(2);
+      expect(previews[1]).toBe(previews[0]!); // same file, same preview on the later turn
+      const saved = previews[0]!.match(/full output saved to (\S+)\]/)![1]!;
+      expect(saved).toMatch(/\/chatcli-agent-[^/]+\/tool-results\/budget_[^/]+_\d+\.txt$/);
+      expect(readFileSync(saved, "utf8")).toContain("row 399");
+    } finally {
+      plainFake.stop();
+    }
+  });
+
   test("a slow reader of a piped stream-json run still gets every line (no truncation at exit)", async () => {
     freshTmp();
     fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "seq 1 150000" } }], chunks: [] }, { text: "counted" });

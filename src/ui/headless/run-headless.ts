@@ -6,6 +6,7 @@
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Session } from "../../agent/session.ts";
 import type { OutputFormat } from "../../cli/args.ts";
+import { MarkupHoldback } from "./markup-holdback.ts";
 
 export interface HeadlessResult {
   exitCode: number;
@@ -35,6 +36,12 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   let turns = 0;
   let usage: Extract<AgentEvent, { type: "turn.completed" }>["totalUsage"] | undefined;
   let sessionId = "";
+  // Text mode streams the answer but never the text-protocol tool-call markup (see markup-holdback.ts).
+  const holdback = new MarkupHoldback((text) => {
+    o.stdout.write(text);
+    printedAny = true;
+    lastChar = text.slice(-1);
+  });
 
   const unsubscribe = o.session.subscribe((e) => {
     if (o.format === "stream-json") o.stdout.write(`${JSON.stringify(e)}\n`);
@@ -45,17 +52,14 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
       case "message.delta":
         if (e.text) {
           current += e.text;
-          if (o.format === "text") {
-            o.stdout.write(e.text);
-            printedAny = true;
-            lastChar = e.text.slice(-1);
-          }
+          if (o.format === "text") holdback.push(e.text);
         }
         return;
       case "message.completed":
         if (e.message.role === "assistant") {
           turns++;
           const shown = e.displayText ?? e.message.content;
+          if (o.format === "text") holdback.complete(shown);
           if (shown.trim()) finalText = shown;
         }
         current = "";
