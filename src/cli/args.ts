@@ -43,6 +43,18 @@ export class UsageError extends Error {
 const PERMISSION_MODES = ["default", "accept-edits", "plan", "bypass"] as const;
 const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 
+/** yargs reports `--no-foo` as "foo" plus a camelCase twin ("such-flag, suchFlag"); name what the user typed. */
+function unknownArgsMessage(msg: string, argv: string[]): string {
+  const m = /^Unknown arguments?: (.+)$/.exec(msg);
+  if (!m?.[1]) return msg;
+  const listed = m[1].split(", ");
+  const kebab = (x: string) => x.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const names = listed
+    .filter((x) => kebab(x) === x || !listed.includes(kebab(x)))
+    .map((n) => (argv.some((a) => a === `--no-${n}` || a.startsWith(`--no-${n}=`)) ? `no-${n}` : n));
+  return `Unknown argument${names.length > 1 ? "s" : ""}: ${names.join(", ")}`;
+}
+
 export function parseArgs(argv: string[], version: string): CliCommand {
   let result: CliCommand | undefined;
   const common = (a: Record<string, unknown>): CommonFlags => {
@@ -100,7 +112,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .wrap(Math.min(110, process.stdout.columns || 100))
     .exitProcess(false)
     .fail((msg, err) => {
-      throw err instanceof UsageError ? err : new UsageError(msg || err?.message || "invalid arguments");
+      throw err instanceof UsageError ? err : new UsageError(unknownArgsMessage(msg || err?.message || "invalid arguments", argv));
     });
 
   const a = parser.parseSync() as Record<string, unknown>;
