@@ -473,6 +473,13 @@ export class TuiApp {
     if (!a) return;
     if (k.name === "c" && k.ctrl) return this.onCtrlC(now);
     if (now - this.approvalShownAt < APPROVAL_GUARD_MS) return;
+    if (k.name === "escape" && !k.ctrl && !k.shift) {
+      // Esc still interrupts the turn: the pending action is denied first so nothing runs.
+      this.submit({ type: "approval", requestId: a.requestId, decision: "deny" });
+      this.dispatch({ type: "approval.resolved", requestId: a.requestId, decision: "deny" });
+      this.submit({ type: "interrupt" });
+      return;
+    }
     const decision = decisionForKey(k);
     if (!decision) return;
     this.submit({ type: "approval", requestId: a.requestId, decision });

@@ -281,3 +281,19 @@ test("a mouse selection is copied with OSC 52 and handed to onCopy", async () =>
   await setup.renderOnce();
   expect(copied).toEqual(["these words"]);
 });
+
+test("Esc on the approval box (after the guard) denies the action and interrupts the turn", async () => {
+  await start();
+  session.emit({ type: "turn.started", turnId: "t1", input: "go" });
+  session.emit({ type: "approval.requested", requestId: "r1", tool: "exec", action: "make deploy", reason: "not allow-listed" });
+  await frame((x) => x.includes("Permission required"));
+  setup.mockInput.pressEscape();
+  await Bun.sleep(40);
+  expect(session.opsOf("approval")).toEqual([]);
+  await Bun.sleep(260);
+  setup.mockInput.pressEscape();
+  await Bun.sleep(40);
+  expect(session.opsOf("approval")).toEqual([{ type: "approval", requestId: "r1", decision: "deny" }]);
+  expect(session.opsOf("interrupt")).toEqual([{ type: "interrupt" }]);
+  expect((await frame()).includes("Permission required")).toBe(false);
+});
