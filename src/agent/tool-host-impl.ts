@@ -29,6 +29,7 @@ export interface ToolHostOptions {
 }
 
 const FILE_WRITE_TOOLS = new Set(["write", "edit"]);
+const READ_PATH_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
 
 export function createToolHost(o: ToolHostOptions): ToolHost {
   const tools = o.tools ?? builtinTools();
@@ -56,6 +57,16 @@ async function runCall(o: ToolHostOptions, find: (n: string) => ToolDefinition |
   if (path && FILE_WRITE_TOOLS.has(tool.name)) {
     try {
       absPath = o.paths.resolveWrite(path);
+    } catch (err) {
+      if (err instanceof PathError) return { text: err.message, isError: true, errorCode: err.code };
+      throw err;
+    }
+  }
+  // A path the tool would refuse anyway (outside the allowed roots, a symlink escape, a system path) is refused
+  // now, with the path policy's clear error, instead of first asking the user to approve a call that cannot run.
+  if (path && READ_PATH_TOOLS.has(tool.name)) {
+    try {
+      o.paths.resolveRead(path);
     } catch (err) {
       if (err instanceof PathError) return { text: err.message, isError: true, errorCode: err.code };
       throw err;

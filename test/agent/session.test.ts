@@ -133,6 +133,15 @@ describe("Session + agent loop", () => {
     expect(b!.isError).toBe(true);
   });
 
+  test("a sensitive system path is refused by the path policy without an approval prompt first", async () => {
+    h = harness({ interactive: true, replies: [{ toolCalls: [{ name: "read", args: { path: "/etc/shadow" } }] }, { text: "no" }] });
+    await h.run("read it");
+    expect(h.of("approval.requested")).toHaveLength(0);
+    const [r] = toolMessages(h.provider.requests[1]!.messages);
+    expect(r!.isError).toBe(true);
+    expect(r!.errorCode).toBe("system_path");
+  });
+
   test("the turn limit stops a model that never finishes", async () => {
     const loop = Array.from({ length: 10 }, (_, i) => ({ toolCalls: [{ name: "read", args: { path: `f${i}.txt` } }] }));
     h = harness({ maxTurns: 3, replies: loop });
