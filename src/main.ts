@@ -28,6 +28,10 @@ import { VERSION, versionString } from "./version.ts";
 import { updateCommand } from "./cli/commands/update.ts";
 import { exitWhenFlushed } from "./cli/exit-when-flushed.ts";
 import { installFatalHandlers, isBrokenPipe, reportFatal } from "./cli/fatal.ts";
+import { readPipedStdin } from "./cli/read-stdin.ts";
+
+/** How long `-p "…"` waits for the first byte of piped stdin before going on without it. */
+const STDIN_FIRST_BYTE_MS = 3_000;
 import { chatcliHome } from "./config/paths.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -96,7 +100,9 @@ export async function main(argv: string[]): Promise<number> {
 async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }>, startedAt: number, logger: Logger): Promise<number> {
   let prompt = cmd.prompt;
   if (!process.stdin.isTTY) {
-    const piped = await readStdin();
+    // A prompt was given: an open stdin pipe that stays silent must not hang the run (src/cli/read-stdin.ts).
+    const wait = prompt.trim() ? { firstByteTimeoutMs: STDIN_FIRST_BYTE_MS, onTimeout: () => process.stderr.write(`chatcli: ${t("stdin.noInput", { seconds: STDIN_FIRST_BYTE_MS / 1000 })}\n`) } : {};
+    const piped = await readPipedStdin(Bun.stdin.stream(), wait);
     if (piped.trim()) prompt = prompt.trim() ? `${prompt}\n\n${piped}` : piped;
   }
   if (!prompt.trim()) throw new UsageError(t("usage.promptEmpty"));
@@ -222,13 +228,6 @@ async function runInteractive(
   });
 }
 
-async function readStdin(): Promise<string> {
-  try {
-    return await Bun.stdin.text();
-  } catch {
-    return "";
-  }
-}
 
 if (import.meta.main) {
   // Never a stack trace on the terminal: one line on stderr, the stack in the log (src/cli/fatal.ts).
