@@ -11,30 +11,22 @@ export const RESULT_WINDOW_SHARE = 0.2;
 export const TURN_WINDOW_SHARE = 0.35;
 /** Characters per token assumed when turning a window share into a character limit. */
 const CHARS_PER_TOKEN = 4;
-/** A result is never cut below this, however small the window. */
-const MIN_RESULT_CHARS = 2_000;
+/**
+ * A result is never cut below the preview plus some room (the issue-5 preview of 4,000 + 1,000 chars stays exact
+ * whatever the window), so only the trigger moves with small windows, never the preview's shape.
+ */
+const PREVIEW_ROOM_CHARS = 1_200;
 
 export function resultBudgetForWindow(base: PipelineOptions, contextWindow: number, env: EnvLike): PipelineOptions {
   const window = Math.max(1, Math.floor(contextWindow));
   const b = base.budget;
+  const minResult = b.previewHeadChars + b.previewTailChars + PREVIEW_ROOM_CHARS;
   const perResult = env.CHATCLI_TOOL_RESULT_MAX_CHARS
     ? b.perResultMaxChars
-    : Math.min(b.perResultMaxChars, Math.max(MIN_RESULT_CHARS, Math.floor(window * CHARS_PER_TOKEN * RESULT_WINDOW_SHARE)));
+    : Math.min(b.perResultMaxChars, Math.max(minResult, Math.floor(window * CHARS_PER_TOKEN * RESULT_WINDOW_SHARE)));
   const perTurn = env.CHATCLI_TOOL_RESULT_BUDGET_CHARS
     ? b.turnBudgetChars
     : Math.min(b.turnBudgetChars, Math.max(perResult, Math.floor(window * CHARS_PER_TOKEN * TURN_WINDOW_SHARE)));
   if (perResult === b.perResultMaxChars && perTurn === b.turnBudgetChars) return base;
-  // The preview must stay well inside the limit: shrink head and tail in proportion when it would not.
-  const previewRoom = Math.floor(perResult * 0.75);
-  const preview = b.previewHeadChars + b.previewTailChars;
-  const scale = preview > previewRoom ? previewRoom / preview : 1;
-  return {
-    ...base,
-    budget: {
-      perResultMaxChars: perResult,
-      turnBudgetChars: perTurn,
-      previewHeadChars: Math.floor(b.previewHeadChars * scale),
-      previewTailChars: Math.floor(b.previewTailChars * scale),
-    },
-  };
+  return { ...base, budget: { ...b, perResultMaxChars: perResult, turnBudgetChars: perTurn } };
 }

@@ -39,9 +39,11 @@ describe("the tool-result budget scaled to the window", () => {
     expect(o.budget.turnBudgetChars).toBe(90_000);
   });
 
-  test("a tiny window still leaves a result a usable floor", () => {
+  test("a tiny window still leaves room for the exact 4,000 + 1,000 preview of issue 5", () => {
     const o = resultBudgetForWindow(base, 1024, {});
-    expect(o.budget.perResultMaxChars).toBe(2000);
+    expect(o.budget.perResultMaxChars).toBe(base.budget.previewHeadChars + base.budget.previewTailChars + 1200);
+    expect(o.budget.previewHeadChars).toBe(base.budget.previewHeadChars);
+    expect(o.budget.previewTailChars).toBe(base.budget.previewTailChars);
     expect(o.budget.turnBudgetChars).toBeGreaterThanOrEqual(o.budget.perResultMaxChars);
   });
 });
