@@ -68,6 +68,8 @@ export interface CheckpointStoreOptions {
   now?: () => number;
   /** Where `checkpoint.saved` and restore notices go (Session.publish). */
   publish?: (e: AgentEvent) => void;
+  /** Scrubs secrets (API keys) from the serialized history copies before they are written. */
+  redact?: (jsonText: string) => string;
 }
 
 export function checkpointDir(home: string, sessionId: string): string {
@@ -410,8 +412,8 @@ export class CheckpointStore {
       }
       this.beforeFileChange(p);
       try {
-        mkdirSync(dirname(p), { recursive: true });
-        writeFileSync(p, bytes);
+        mkdirSync(dirname(p), { recursive: true, mode: 0o700 });
+        writeFileSync(p, bytes, { mode: 0o600 });
         written++;
       } catch {
         failed.push(p);
@@ -455,9 +457,10 @@ export class CheckpointStore {
 
   private writeHistory(id: string, history: Message[]): void {
     try {
-      const text = JSON.stringify(history);
-      mkdirSync(join(this.o.dir, "history"), { recursive: true });
-      writeFileSync(join(this.o.dir, "history", `${id}.json`), text);
+      const raw = JSON.stringify(history);
+      const text = this.o.redact ? this.o.redact(raw) : raw;
+      mkdirSync(join(this.o.dir, "history"), { recursive: true, mode: 0o700 });
+      writeFileSync(join(this.o.dir, "history", `${id}.json`), text, { mode: 0o600 });
       this.index.historyBytes[id] = text.length;
     } catch {
       // kept in memory only: this process can still rewind; --resume cannot
@@ -505,10 +508,10 @@ export class CheckpointStore {
 
   private persist(): void {
     try {
-      mkdirSync(this.o.dir, { recursive: true });
+      mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
       const file = join(this.o.dir, "index.json");
       const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(this.index));
+      writeFileSync(tmp, JSON.stringify(this.index), { mode: 0o600 });
       renameSync(tmp, file);
     } catch {
       // best effort: the in-memory store still works for this process

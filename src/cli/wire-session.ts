@@ -24,6 +24,7 @@ import { Logger } from "../util/logger.ts";
 import { CheckpointStore, checkpointDir, checkpointLimitsFromEnv } from "../agent/checkpoints.ts";
 import { switchModel } from "./interactive-commands.ts";
 import { SessionStore } from "../store/session-store.ts";
+import { createRedactor } from "../store/redact.ts";
 import { SessionRecorder, attachRecorder } from "../store/session-recorder.ts";
 import type { LoadedSession } from "../store/session-file.ts";
 import { ContextManager } from "../agent/contexts.ts";
@@ -187,7 +188,7 @@ export function wireSession(o: WireOptions): WiredSession {
   }
   const summaries = o.summaries === false ? undefined : wireSummaries(cfg, usage, (e) => session?.publish(e));
   if (summaries) opts.onBatchCompleted = (b) => summaries.onBatchCompleted(b);
-  const cp = CheckpointStore.load({ sessionId: opts.sessionId, dir: checkpointDir(cfg.home, opts.sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e) });
+  const cp = CheckpointStore.load({ sessionId: opts.sessionId, dir: checkpointDir(cfg.home, opts.sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e), redact: createRedactor(cfg.env) });
   checkpoints = cp;
   opts.onCheckpoint = (h) => void cp.save(h);
   opts.rewind = (op, h) => cp.rewind(op, h);

@@ -332,3 +332,21 @@ describe("file snapshots", () => {
     expect(readdirSync(join(dir, "blobs")).every((b) => live.has(b))).toBe(true);
   });
 });
+
+describe("checkpoint files on disk", () => {
+  test("history copies are 0600 in 0700 dirs and never hold an API key from the environment", async () => {
+    const { createRedactor } = await import("../../src/store/redact.ts");
+    const secret = "sk-live-abcdefghijklmnopqrstuvwxyz123456";
+    const s = store({ redact: createRedactor({ OPENAI_API_KEY: secret }) });
+    await s.save([user("print env"), { role: "tool", toolCallId: "c1", name: "exec", content: `OPENAI_API_KEY=${secret}\nPATH=/bin` }, user("next")]);
+    const histDir = join(dir, "history");
+    const files = readdirSync(histDir);
+    expect(files.length).toBe(1);
+    const text = readFileSync(join(histDir, files[0]!), "utf8");
+    expect(text).not.toContain(secret);
+    expect(text).toContain("[REDACTED]");
+    const { statSync } = await import("node:fs");
+    expect(statSync(join(histDir, files[0]!)).mode & 0o777).toBe(0o600);
+    expect(statSync(histDir).mode & 0o777).toBe(0o700);
+  });
+});

@@ -30,9 +30,9 @@ export class BlobStore {
   put(bytes: Uint8Array, hash = sha256(bytes)): { hash: string } | { error: string } {
     if (this.has(hash)) return { hash };
     try {
-      mkdirSync(this.dir, { recursive: true });
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const tmp = `${this.path(hash)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-      writeFileSync(tmp, bytes);
+      writeFileSync(tmp, bytes, { mode: 0o600 });
       renameSync(tmp, this.path(hash));
       return { hash };
     } catch (err) {

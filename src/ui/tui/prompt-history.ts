@@ -31,8 +31,8 @@ export class PromptHistory {
       this.entries.push(t);
       if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
       try {
-        mkdirSync(dirname(this.file), { recursive: true });
-        appendFileSync(this.file, JSON.stringify(t) + "\n");
+        mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+        appendFileSync(this.file, JSON.stringify(t) + "\n", { mode: 0o600 });
       } catch {
         /* history is best effort */
       }
