@@ -13,12 +13,17 @@ export interface RetryPolicy {
   maxMs: number;
 }
 
-/** `MAX_RETRIES` and `INITIAL_BACKOFF` (seconds, fractions allowed) keep the seed's names. */
+/**
+ * `MAX_RETRIES` and `INITIAL_BACKOFF` (seconds, fractions allowed) keep the seed's names. Like the seed,
+ * `MAX_RETRIES` counts tries, the first included (default 5, capped at 20); `0` and `1` both mean a single
+ * try with no retry. Unset, empty or not a number → the default.
+ */
 export function retryPolicyFromEnv(env: Record<string, string | undefined>): RetryPolicy {
-  const tries = Number(env.MAX_RETRIES);
+  const raw = env.MAX_RETRIES?.trim();
+  const tries = raw ? Number(raw) : NaN;
   const initial = Number(env.INITIAL_BACKOFF);
   return {
-    maxTries: Number.isFinite(tries) && tries >= 1 ? Math.min(Math.floor(tries), 20) : 5,
+    maxTries: Number.isFinite(tries) && tries >= 0 ? Math.max(1, Math.min(Math.floor(tries), 20)) : 5,
     initialMs: Number.isFinite(initial) && initial >= 0 ? initial * 1000 : 3000,
     maxMs: 30_000,
   };
