@@ -19,3 +19,5 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   const template: string = table[key] ?? en[key];
   return template.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }
+
+export type { MessageKey };

@@ -7,6 +7,7 @@ import type { AgentEvent } from "../../protocol/events.ts";
 import type { Session } from "../../agent/session.ts";
 import type { OutputFormat } from "../../cli/args.ts";
 import { MarkupHoldback } from "./markup-holdback.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export interface HeadlessResult {
   exitCode: number;
@@ -75,10 +76,10 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
         if (o.format === "text" && e.isError) o.stderr.write(`  ✗ ${firstLine(e.result)}\n`);
         return;
       case "retry":
-        if (o.format === "text") o.stderr.write(`${e.error.provider ?? "provider"}: ${e.error.kind}, retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt})\n`);
+        if (o.format === "text") o.stderr.write(`${t("headless.retry", { provider: e.error.provider ?? "provider", kind: e.error.kind, seconds: (e.delayMs / 1000).toFixed(1), attempt: e.attempt })}\n`);
         return;
       case "provider.switched":
-        if (o.format === "text") o.stderr.write(`switched provider: ${e.from} → ${e.to} (${e.reason})\n`);
+        if (o.format === "text") o.stderr.write(`${t("headless.switched", { from: e.from, to: e.to, reason: e.reason })}\n`);
         return;
       case "notice":
         if (o.format === "text" && e.level !== "info") o.stderr.write(`${e.text}\n`);
@@ -87,7 +88,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
         if (o.format === "text") o.stderr.write(`${e.summary}\n`);
         return;
       case "compaction":
-        if (o.format === "text") o.stderr.write(`compaction (level ${e.level}): ${e.messagesBefore} → ${e.messagesAfter} messages, ${e.tokensBefore} → ${e.tokensAfter} tokens\n`);
+        if (o.format === "text") o.stderr.write(`${t("headless.compaction", { level: e.level, before: e.messagesBefore, after: e.messagesAfter, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter })}\n`);
         return;
       case "approval.requested":
         return;

@@ -4,6 +4,7 @@ import type { ApprovalDecision } from "../../protocol/events.ts";
 import type { PendingApproval } from "./view-model.ts";
 import { chunk } from "./item-chunks.ts";
 import { colors } from "./theme.ts";
+import { t } from "../../i18n/i18n.ts";
 
 const MAX_DIFF_LINES = 20;
 
@@ -19,13 +20,13 @@ export function approvalChunks(a: PendingApproval): TextChunk[] {
       const c = l.startsWith("+") && !l.startsWith("+++") ? colors.user : l.startsWith("-") && !l.startsWith("---") ? colors.error : colors.dim;
       out.push(chunk(l + "\n", c));
     }
-    if (lines.length > MAX_DIFF_LINES) out.push(chunk(`… ${lines.length - MAX_DIFF_LINES} more diff lines\n`, colors.dim));
+    if (lines.length > MAX_DIFF_LINES) out.push(chunk(`${t("approval.moreDiff", { count: lines.length - MAX_DIFF_LINES })}\n`, colors.dim));
   }
   out.push(
-    chunk("[y] once  ", colors.user, TextAttributes.BOLD),
-    chunk("[a] always  ", colors.accent, TextAttributes.BOLD),
-    chunk("[n] deny  ", colors.error, TextAttributes.BOLD),
-    chunk("[N] deny always", colors.error, TextAttributes.BOLD),
+    chunk(`${t("approval.once")}  `, colors.user, TextAttributes.BOLD),
+    chunk(`${t("approval.always")}  `, colors.accent, TextAttributes.BOLD),
+    chunk(`${t("approval.deny")}  `, colors.error, TextAttributes.BOLD),
+    chunk(t("approval.denyAlways"), colors.error, TextAttributes.BOLD),
   );
   return out;
 }

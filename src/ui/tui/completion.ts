@@ -1,23 +1,34 @@
 /** Completion for the prompt: slash commands and `@path` file references. Pure apart from the file listing. */
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import { t, type MessageKey } from "../../i18n/i18n.ts";
 
 export interface SlashCommand {
   name: string;
   description: string;
 }
 
+/** A command whose description is read in the current language each time it is shown. */
+export function translatedCommand(name: string, key: MessageKey): SlashCommand {
+  return {
+    name,
+    get description() {
+      return t(key);
+    },
+  };
+}
+
 export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
-  { name: "help", description: "Show commands and keys" },
-  { name: "model", description: "Pick or set the model" },
-  { name: "provider", description: "Pick the provider" },
-  { name: "clear", description: "Clear the conversation" },
-  { name: "compact", description: "Compact the conversation [instructions]" },
-  { name: "rewind", description: "Rewind to a checkpoint" },
-  { name: "session", description: "Session info" },
-  { name: "stats", description: "Token and cost statistics" },
-  { name: "ui", description: "Display mode: /ui compact | /ui full" },
-  { name: "exit", description: "Quit" },
+  translatedCommand("help", "cmd.help"),
+  translatedCommand("model", "cmd.model"),
+  translatedCommand("provider", "cmd.provider"),
+  translatedCommand("clear", "cmd.clear"),
+  translatedCommand("compact", "cmd.compact"),
+  translatedCommand("rewind", "cmd.rewind"),
+  translatedCommand("session", "cmd.session"),
+  translatedCommand("stats", "cmd.stats"),
+  translatedCommand("ui", "cmd.ui"),
+  translatedCommand("exit", "cmd.exit"),
 ];
 
 export interface CompletionItem {

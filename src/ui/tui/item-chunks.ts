@@ -7,6 +7,7 @@ import type { DisplayMode, ToolCallView, TranscriptItem } from "./view-model.ts"
 import { colors } from "./theme.ts";
 import { chunk } from "./styled-chunk.ts";
 import { markdownChunks } from "./markdown-text.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export { chunk };
 
@@ -43,7 +44,7 @@ export function itemChunks(item: TranscriptItem, f: RenderFlags): TextChunk[] {
 export function thinkingChunks(text: string, f: RenderFlags): TextChunk[] {
   const lines = text.trim().split("\n");
   if (!f.showThinking) {
-    return [chunk(`✻ Thinking (${lines.length} line${lines.length === 1 ? "" : "s"}, ctrl+t to show)\n`, colors.dim, TextAttributes.DIM | TextAttributes.ITALIC)];
+    return [chunk(`${lines.length === 1 ? t("item.thinkingOne") : t("item.thinkingMany", { count: lines.length })}\n`, colors.dim, TextAttributes.DIM | TextAttributes.ITALIC)];
   }
   return [chunk("✻ " + lines.join("\n  ") + "\n", colors.dim, TextAttributes.DIM | TextAttributes.ITALIC)];
 }
@@ -85,7 +86,7 @@ function previewLines(output: string, max: number): string {
   const lines = output.replace(/\s+$/, "").split("\n").filter((l, i, a) => l !== "" || i < a.length - 1);
   if (!output.trim()) return "";
   const shown = lines.length > max ? lines.slice(-max) : lines;
-  const more = lines.length > max ? `    … ${lines.length - max} more lines\n` : "";
+  const more = lines.length > max ? `    ${t("item.moreLines", { count: lines.length - max })}\n` : "";
   return more + shown.map((l) => "    " + (l.length > 200 ? l.slice(0, 200) + "…" : l)).join("\n") + "\n";
 }
 

@@ -6,6 +6,7 @@
 import { createInterface } from "node:readline";
 import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
 import type { SessionLike } from "../../protocol/session-like.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export interface PlainOutput {
   write(s: string): unknown;
@@ -52,16 +53,16 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         break;
       case "approval.requested":
         pendingApproval = e.requestId;
-        line(`? ${e.tool}: ${e.action}${e.diff ? "\n" + e.diff : ""}\n  allow? [y]once [a]lways [n]o [N]ever`);
+        line(`? ${e.tool}: ${e.action}${e.diff ? "\n" + e.diff : ""}\n${t("plain.allow")}`);
         break;
       case "notice":
         line(`${e.level === "info" ? "·" : "!"} ${e.text}`);
         break;
       case "error":
-        line(`error: ${e.message}`);
+        line(t("plain.error", { message: e.message }));
         break;
       case "retry":
-        line(`retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)}s: ${e.error.message}`);
+        line(t("plain.retry", { attempt: e.attempt, seconds: (e.delayMs / 1000).toFixed(1), message: e.error.message }));
         break;
       case "turn.completed":
         running = false;

@@ -10,6 +10,7 @@ import type { Op } from "../../protocol/events.ts";
 import type { CheckpointSummary, RestorePlan } from "../../agent/checkpoints/schema.ts";
 import { chunk } from "./item-chunks.ts";
 import { colors } from "./theme.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export type { CheckpointSummary, RestorePlan };
 
@@ -34,9 +35,9 @@ export const MENU_ROWS = 14;
 export function formatCheckpoint(cp: CheckpointSummary): string {
   const d = new Date(cp.time);
   const hms = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
-  const msgs = `${cp.messageCount} msg${cp.messageCount === 1 ? "" : "s"}`;
-  const files = cp.files ? `  +${cp.files} file${cp.files === 1 ? "" : "s"}` : "";
-  return `${hms}  ${msgs.padStart(8)}  ${cp.label}${files}${cp.conversationOnly ? "  (conversation only)" : ""}`;
+  const msgs = cp.messageCount === 1 ? t("rewind.msgsOne") : t("rewind.msgsMany", { count: cp.messageCount });
+  const files = cp.files ? `  ${cp.files === 1 ? t("rewind.filesOne") : t("rewind.filesMany", { count: cp.files })}` : "";
+  return `${hms}  ${msgs.padStart(8)}  ${cp.label}${files}${cp.conversationOnly ? `  ${t("rewind.conversationOnlyTag")}` : ""}`;
 }
 
 export class RewindMenu {
@@ -67,7 +68,7 @@ export class RewindMenu {
       borderStyle: "rounded",
       borderColor: colors.accent,
       backgroundColor: colors.bg,
-      title: " Rewind ",
+      title: t("rewind.title"),
       visible: false,
       flexDirection: "column",
     });
@@ -97,13 +98,13 @@ export class RewindMenu {
   open(): boolean {
     const list = this.source.list();
     if (!list.length) {
-      this.notice("No checkpoints yet: one is saved before every model call.", "info");
+      this.notice(t("rewind.none"), "info");
       return false;
     }
     this.chosen = null;
     this.show(
       "checkpoints",
-      "Select a checkpoint to restore (↑/↓, Enter · Esc closes)",
+      t("rewind.select"),
       list.map((cp) => ({ name: formatCheckpoint(cp), description: "", value: { kind: "checkpoint", cp } satisfies Choice })),
     );
     return true;
@@ -142,14 +143,14 @@ export class RewindMenu {
       case "checkpoint": {
         this.chosen = c.cp;
         const opts: SelectOption[] = c.cp.conversationOnly
-          ? [opt("Restore conversation only", { kind: "mode", mode: "conversation" }), opt("Cancel", { kind: "cancel" })]
+          ? [opt(t("rewind.conversation"), { kind: "mode", mode: "conversation" }), opt(t("rewind.cancel"), { kind: "cancel" })]
           : [
-              opt("Restore conversation and code", { kind: "mode", mode: "both" }),
-              opt("Restore conversation only", { kind: "mode", mode: "conversation" }),
-              opt("Restore code only", { kind: "mode", mode: "code" }),
-              opt("Cancel", { kind: "cancel" }),
+              opt(t("rewind.both"), { kind: "mode", mode: "both" }),
+              opt(t("rewind.conversation"), { kind: "mode", mode: "conversation" }),
+              opt(t("rewind.code"), { kind: "mode", mode: "code" }),
+              opt(t("rewind.cancel"), { kind: "cancel" }),
             ];
-        return this.show("mode", `Rewind to ${formatCheckpoint(c.cp)}`, opts);
+        return this.show("mode", t("rewind.to", { checkpoint: formatCheckpoint(c.cp) }), opts);
       }
       case "mode": {
         this.mode = c.mode;
@@ -192,23 +193,24 @@ function planText(plan: RestorePlan, cwd: string): StyledText {
   const list = (title: string, items: string[], fg: string) => {
     if (!items.length) return;
     const shown = items.slice(0, 3).map((p) => `    ${p}`);
-    if (items.length > 3) shown.push(`    … and ${items.length - 3} more`);
+    if (items.length > 3) shown.push(`    ${t("rewind.andMore", { count: items.length - 3 })}`);
     out.push(chunk(`${title}\n`, fg), chunk(`${shown.join("\n")}\n`, colors.text));
   };
-  list(`Will change (${plan.change.length}):`, plan.change.map(show), colors.accent);
-  list(`Created after the checkpoint (${plan.created.length}):`, plan.created.map(show), colors.warn);
-  list(`Changed outside chatcli, skipped unless overwritten (${plan.conflicts.length}):`, plan.conflicts.map((c) => show(c.path)), colors.error);
-  list(`Not restorable (${plan.notRestorable.length}):`, plan.notRestorable.map((n) => `${show(n.path)} (${n.reason})`), colors.dim);
+  list(t("rewind.willChange", { count: plan.change.length }), plan.change.map(show), colors.accent);
+  list(t("rewind.created", { count: plan.created.length }), plan.created.map(show), colors.warn);
+  list(t("rewind.conflicts", { count: plan.conflicts.length }), plan.conflicts.map((c) => show(c.path)), colors.error);
+  list(t("rewind.notRestorable", { count: plan.notRestorable.length }), plan.notRestorable.map((n) => `${show(n.path)} (${n.reason})`), colors.dim);
   return new StyledText(out);
 }
 
 function confirmOptions(plan: RestorePlan): SelectOption[] {
   const out: SelectOption[] = [];
   if (plan.created.length) {
-    out.push(opt(`Restore and delete the ${plan.created.length} created file${plan.created.length === 1 ? "" : "s"}`, { kind: "confirm", deleteCreated: true, force: false }));
-    out.push(opt("Restore, keep created files", { kind: "confirm", deleteCreated: false, force: false }));
-  } else out.push(opt("Restore", { kind: "confirm", deleteCreated: false, force: false }));
-  if (plan.conflicts.length) out.push(opt("Restore and overwrite the files changed outside chatcli", { kind: "confirm", deleteCreated: plan.created.length > 0, force: true }));
-  out.push(opt("Cancel", { kind: "cancel" }));
+    const del = plan.created.length === 1 ? t("rewind.deleteCreatedOne") : t("rewind.deleteCreatedMany", { count: plan.created.length });
+    out.push(opt(del, { kind: "confirm", deleteCreated: true, force: false }));
+    out.push(opt(t("rewind.keepCreated"), { kind: "confirm", deleteCreated: false, force: false }));
+  } else out.push(opt(t("rewind.restore"), { kind: "confirm", deleteCreated: false, force: false }));
+  if (plan.conflicts.length) out.push(opt(t("rewind.overwrite"), { kind: "confirm", deleteCreated: plan.created.length > 0, force: true }));
+  out.push(opt(t("rewind.cancel"), { kind: "cancel" }));
   return out;
 }

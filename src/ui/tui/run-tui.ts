@@ -15,6 +15,7 @@ import type { SlashCommand } from "./completion.ts";
 import type { DisplayMode } from "./view-model.ts";
 import type { CheckpointSource } from "./rewind-menu.ts";
 import { gitBranch } from "./git-branch.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export interface RunTuiOptions {
   session: SessionLike;
@@ -125,7 +126,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
   restoreConsole();
   if (fatal !== null) {
     const msg = fatal instanceof Error ? fatal.message : String(fatal);
-    process.stderr.write(`chatcli: ${msg}\nDetails in ${opts.logFile}\n`);
+    process.stderr.write(`${t("tui.fatal", { message: msg, log: opts.logFile })}\n`);
   }
   return code;
 }

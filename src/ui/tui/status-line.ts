@@ -1,5 +1,6 @@
 /** The status line text: provider · model · ctx · cost · spinner+elapsed · queue · mode · branch. Pure. */
 import type { ViewState } from "./view-model.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
 
@@ -15,13 +16,13 @@ export function statusText(state: ViewState, now: number, spinnerFrame: number, 
   if (s.contextWindow > 0) {
     const pct = Math.round((s.contextTokens / s.contextWindow) * 100);
     parts.push(`${formatTokens(s.contextTokens)}/${formatTokens(s.contextWindow)} (${pct}%)`);
-  } else if (s.contextTokens > 0) parts.push(`${formatTokens(s.contextTokens)} ctx`);
+  } else if (s.contextTokens > 0) parts.push(t("status.ctx", { tokens: formatTokens(s.contextTokens) }));
   parts.push(`$${s.costUsd.toFixed(s.costUsd >= 1 ? 2 : 4)}`);
   if (s.running) {
     const secs = s.turnStartedAt === null ? 0 : Math.max(0, Math.floor((now - s.turnStartedAt) / 1000));
-    parts.push(`${SPINNER[spinnerFrame % SPINNER.length]} ${secs}s · esc to interrupt`);
+    parts.push(`${SPINNER[spinnerFrame % SPINNER.length]} ${secs}s · ${t("status.escToInterrupt")}`);
   }
-  if (state.queue.length) parts.push(`▼ ${state.queue.length} queued`);
+  if (state.queue.length) parts.push(t("status.queued", { count: state.queue.length }));
   parts.push(s.permissionMode);
   if (s.gitBranch) parts.push(`⎇ ${s.gitBranch}`);
   const line = parts.join(" · ");

@@ -26,6 +26,7 @@ import { colors, createSyntaxStyle } from "./theme.ts";
 import { approvalChunks, decisionForKey } from "./approval-box.ts";
 import { Picker, type PickerItem } from "./picker.ts";
 import { RewindMenu, type CheckpointSource } from "./rewind-menu.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export interface ModelChoice {
   provider: string;
@@ -100,6 +101,10 @@ export class TuiApp {
   private unsubscribe: () => void;
   private destroyed = false;
   private readonly rewindEscMs: number;
+  /** Texts sent with Enter whose turn has not started yet, oldest first. */
+  private submittedTexts: string[] = [];
+  /** The running turn's typed text while it has produced no answer text (kept for "put the prompt back on failure"). */
+  private unanswered: { turnId: string; text: string } | null = null;
 
   constructor(
     readonly renderer: CliRenderer,
@@ -132,7 +137,7 @@ export class TuiApp {
       border: true,
       borderStyle: "rounded",
       borderColor: colors.warn,
-      title: " Permission required ",
+      title: t("tui.approvalTitle"),
       visible: false,
       flexShrink: 0,
       paddingLeft: 1,
@@ -152,7 +157,7 @@ export class TuiApp {
       height: "auto",
       minHeight: 1,
       maxHeight: 8,
-      placeholder: "Ask anything · / for commands · @ for files",
+      placeholder: t("tui.placeholder"),
       keyBindings: [
         { name: "return", action: "submit" },
         { name: "return", shift: true, action: "newline" },
@@ -191,6 +196,7 @@ export class TuiApp {
     if (this.destroyed) return;
     this.state = reduce(this.state, input, this.renderer.clock.now());
     if (input.type === "rewound" && input.prompt) this.setPrompt(input.prompt);
+    this.restorePromptOnFailure(input);
     if (immediate) this.syncNow();
     else if (this.syncTimer === null) {
       this.syncTimer = this.renderer.clock.setTimeout(() => {
@@ -230,7 +236,7 @@ export class TuiApp {
       this.opts.session.submit(op);
     } catch (e) {
       this.log(`submit ${op.type} failed: ${String(e)}`);
-      this.dispatch({ type: "ui.notice", level: "error", text: `Could not ${op.type}: ${String(e)}` });
+      this.dispatch({ type: "ui.notice", level: "error", text: t("tui.submitFailed", { op: op.type, error: String(e) }) });
     }
   }
 
@@ -260,9 +266,9 @@ export class TuiApp {
     const q = this.state.queue;
     this.queueText.visible = q.length > 0;
     if (!q.length) return;
-    const lines = q.map((t, i) => `  ${i + 1}. ${t.split("\n")[0]!.slice(0, 120)}`);
+    const lines = q.map((q1, i) => `  ${i + 1}. ${q1.split("\n")[0]!.slice(0, 120)}`);
     this.queueText.content = new StyledText([
-      chunk(`▼ ${q.length} queued (ctrl+x removes the last)\n`, colors.accent),
+      chunk(`${t("tui.queued", { count: q.length })}\n`, colors.accent),
       chunk(lines.join("\n"), colors.dim),
     ]);
   }
@@ -298,7 +304,7 @@ export class TuiApp {
 
   private syncStatus(): void {
     let hint = this.hint;
-    if (this.search) hint = `(reverse-i-search)\`${this.search.query}': ${this.search.match.split("\n")[0]}`;
+    if (this.search) hint = t("tui.search", { query: this.search.query, match: this.search.match.split("\n")[0] ?? "" });
     this.statusLine.content = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint);
   }
 
@@ -492,7 +498,7 @@ export class TuiApp {
     if (this.state.status.running) this.submit({ type: "interrupt" });
     this.setPrompt("");
     this.search = null;
-    this.hint = "Press Ctrl+C again to quit";
+    this.hint = t("tui.quitHint");
     this.syncStatus();
     this.renderer.requestRender();
   }
@@ -576,13 +582,13 @@ export class TuiApp {
 
   private requestRewind(): void {
     if (this.rewindMenu) {
-      if (this.state.status.running) return this.dispatch({ type: "ui.notice", level: "warn", text: "Cannot rewind while a turn is running; press Esc first." });
+      if (this.state.status.running) return this.dispatch({ type: "ui.notice", level: "warn", text: t("tui.rewindWhileRunning") });
       this.lastEscAt = -Infinity;
       if (this.rewindMenu.open()) this.syncNow();
       return;
     }
     if (this.opts.onRewindRequest) this.opts.onRewindRequest();
-    else this.dispatch({ type: "ui.notice", level: "info", text: "Rewind is not available yet." });
+    else this.dispatch({ type: "ui.notice", level: "info", text: t("tui.rewindUnavailable") });
   }
 
   private onSubmit(): void {
@@ -597,8 +603,43 @@ export class TuiApp {
       void this.runSlash(m[1]!, m[2]!.trim());
       return;
     }
+    this.submittedTexts = [...this.submittedTexts.slice(-19), text];
     this.submit({ type: "user_input", text });
     this.transcript?.toBottom();
+  }
+
+  /**
+   * A turn the user typed here that fails before any answer text (provider down, auth, missing model) gives
+   * the text back to an empty prompt, so it can be sent again without retyping.
+   */
+  private restorePromptOnFailure(input: ViewInput): void {
+    switch (input.type) {
+      case "turn.started": {
+        const i = this.submittedTexts.indexOf(input.input);
+        this.unanswered = i >= 0 ? { turnId: input.turnId, text: input.input } : null;
+        if (i >= 0) this.submittedTexts.splice(0, i + 1);
+        return;
+      }
+      case "message.delta":
+        if (input.text) this.unanswered = null;
+        return;
+      case "message.completed":
+        if (input.message.role === "assistant" && input.message.content.trim()) this.unanswered = null;
+        return;
+      case "tool.started":
+        this.unanswered = null;
+        return;
+      case "turn.completed": {
+        const u = this.unanswered;
+        this.unanswered = null;
+        if (!u || u.turnId !== input.turnId || input.stopReason !== "error" || this.prompt.plainText !== "") return;
+        this.setPrompt(u.text);
+        this.dispatch({ type: "ui.notice", level: "info", text: t("tui.promptRestored") });
+        return;
+      }
+      default:
+        return;
+    }
   }
 
   private async runSlash(name: string, args: string): Promise<void> {
@@ -618,9 +659,9 @@ export class TuiApp {
         return this.requestRewind();
       case "ui": {
         const mode = args === "compact" || args === "full" ? args : this.state.displayMode === "full" ? "compact" : "full";
-        if (args && args !== mode) return notice("Usage: /ui compact | /ui full", "warn");
+        if (args && args !== mode) return notice(t("tui.uiUsage"), "warn");
         this.dispatch({ type: "ui.set_display_mode", mode });
-        return notice(`Display mode: ${mode}`);
+        return notice(t("tui.displayMode", { mode }));
       }
       case "model":
       case "provider":
@@ -636,12 +677,12 @@ export class TuiApp {
         if (!this.opts.onSlashCommand) return notice(statsText(this.state));
         break;
     }
-    if (!this.opts.onSlashCommand) return notice(`Unknown command /${name}`, "warn");
+    if (!this.opts.onSlashCommand) return notice(t("tui.unknownCommand", { name }), "warn");
     try {
       const out = await this.opts.onSlashCommand(name, args);
       if (out) notice(out);
     } catch (e) {
-      notice(`/${name} failed: ${String(e)}`, "error");
+      notice(t("tui.commandFailed", { name, error: String(e) }), "error");
     }
   }
 
@@ -650,20 +691,20 @@ export class TuiApp {
     try {
       choices = (await this.opts.listModels?.()) ?? [];
     } catch (e) {
-      return this.dispatch({ type: "ui.notice", level: "error", text: `Could not list models: ${String(e)}` });
+      return this.dispatch({ type: "ui.notice", level: "error", text: t("tui.listModelsFailed", { error: String(e) }) });
     }
     if (kind === "provider") {
       const seen = new Set<string>();
       choices = choices.filter((c) => !seen.has(c.provider) && seen.add(c.provider));
     }
-    if (!choices.length) return this.dispatch({ type: "ui.notice", level: "warn", text: "No models available." });
+    if (!choices.length) return this.dispatch({ type: "ui.notice", level: "warn", text: t("tui.noModels") });
     const items: PickerItem[] = choices.map((c) => ({
       name: kind === "provider" ? c.provider : `${c.provider}:${c.model}`,
       description: c.description ?? "",
       value: c,
     }));
     const current = choices.findIndex((c) => c.provider === this.state.status.provider && (kind === "provider" || c.model === this.state.status.model));
-    this.picker.open(kind === "model" ? " Model " : " Provider ", items, Math.max(0, current), (v) => {
+    this.picker.open(kind === "model" ? t("tui.pickerModel") : t("tui.pickerProvider"), items, Math.max(0, current), (v) => {
       const c = v as ModelChoice;
       this.submit({ type: "set_model", provider: c.provider, model: c.model });
     });
@@ -672,15 +713,11 @@ export class TuiApp {
 
 function helpText(commands: readonly SlashCommand[]): string {
   const cmds = commands.map((c) => `/${c.name.padEnd(10)} ${c.description}`).join("\n");
-  const keys = [
-    "Enter send · Shift+Enter/Ctrl+J newline · ↑/↓ history · Ctrl+R search",
-    "Esc interrupt · Esc Esc rewind / clear prompt · Ctrl+C clear, twice quit · Ctrl+D quit",
-    "Shift+Tab permission mode · Ctrl+T thinking · Ctrl+X drop last queued · PgUp/PgDn scroll",
-  ].join("\n");
+  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3")].join("\n");
   return `${cmds}\n${keys}`;
 }
 
 function statsText(s: ViewState): string {
   const st = s.status;
-  return `Tokens: ${st.totalInputTokens} in, ${st.totalOutputTokens} out · context ${st.contextTokens}/${st.contextWindow} · cost $${st.costUsd.toFixed(4)}`;
+  return t("tui.stats", { input: st.totalInputTokens, output: st.totalOutputTokens, context: st.contextTokens, window: st.contextWindow, cost: st.costUsd.toFixed(4) });
 }

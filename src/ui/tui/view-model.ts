@@ -11,6 +11,7 @@ import type { Message } from "../../protocol/message.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
 import { FRESH_SCAN, scanFinishedBlocks, type BlockScan } from "./markdown-blocks.ts";
 import { attachKnownLabels, committedGroupItems, onToolUseSummary } from "./summary-labels.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -188,21 +189,20 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       return addNotice(
         state,
         "info",
-        `Compacted (level ${input.level}): ${input.messagesBefore} → ${input.messagesAfter} messages, ` +
-          `${input.tokensBefore} → ${input.tokensAfter} tokens`,
+        t("view.compacted", { level: input.level, before: input.messagesBefore, after: input.messagesAfter, tokensBefore: input.tokensBefore, tokensAfter: input.tokensAfter }),
       );
     case "checkpoint.saved":
       return { ...state, lastCheckpointId: input.checkpointId };
     case "rewound":
-      return addNotice(state, "info", `Rewound (${input.mode}) to checkpoint ${input.checkpointId}`);
+      return addNotice(state, "info", t("view.rewound", { mode: input.mode, checkpoint: input.checkpointId }));
     case "retry":
       return addNotice(
         state,
         "warn",
-        `Retry ${input.attempt} in ${(input.delayMs / 1000).toFixed(1)}s: ${input.error.message}`,
+        t("view.retry", { attempt: input.attempt, seconds: (input.delayMs / 1000).toFixed(1), message: input.error.message }),
       );
     case "provider.switched":
-      return addNotice(state, "warn", `Provider switched ${input.from} → ${input.to}: ${input.reason}`);
+      return addNotice(state, "warn", t("view.providerSwitched", { from: input.from, to: input.to, reason: input.reason }));
     case "model.changed":
       return { ...state, status: { ...state.status, provider: input.provider, model: input.model, ...(input.contextWindow ? { contextWindow: input.contextWindow } : {}) } };
     case "permission_mode.changed":
