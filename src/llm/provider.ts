@@ -40,6 +40,8 @@ export interface ProviderDefinition {
   defaultModel: string;
   baseUrlEnv: string;
   defaultBaseUrl: string;
+  /** Turns the configured base URL into the one requests go to and messages show (Ollama: `host` → `http://host:11434`). */
+  normalizeBaseUrl?(raw: string): string;
   capabilities: ProviderCapabilities;
   /** Credentials that are not an env key (Copilot's stored device login); checked when no env key is set. */
   hasStoredCredentials?(env: Record<string, string | undefined>): boolean;

@@ -28,7 +28,8 @@ export function resolveApiKey(def: ProviderDefinition, env: Record<string, strin
 
 export function resolveBaseUrl(def: ProviderDefinition, env: Record<string, string | undefined>): string {
   const v = env[def.baseUrlEnv];
-  return (v && v.trim()) || def.defaultBaseUrl;
+  const raw = (v && v.trim()) || def.defaultBaseUrl;
+  return def.normalizeBaseUrl ? def.normalizeBaseUrl(raw) : raw;
 }
 
 export function createProvider(

@@ -15,6 +15,33 @@ import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
 import { ThinkSplitter } from "../think-splitter.ts";
 
 export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
+const OLLAMA_DEFAULT_PORT = "11434";
+
+/**
+ * `OLLAMA_HOST` as the Ollama CLI and client read it: no scheme → `http://` and port 11434; `:port` → 127.0.0.1;
+ * an explicit scheme without a port → 80/443. `127.0.0.1` → `http://127.0.0.1:11434`, `:11500` →
+ * `http://127.0.0.1:11500`, `box:8080` → `http://box:8080`. A value that is no URL at all is returned trimmed.
+ */
+export function normalizeOllamaHost(raw: string | undefined): string {
+  let v = (raw ?? "").trim();
+  if (!v) return OLLAMA_DEFAULT_HOST;
+  let explicitScheme = v.includes("://");
+  if (v.startsWith(":")) {
+    v = `http://127.0.0.1${v}`;
+    explicitScheme = true;
+  } else if (!explicitScheme) v = `http://${v}`;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return (raw ?? "").trim();
+  }
+  // URL drops a port equal to the scheme's default (`host:80`): a port that was typed is kept either way.
+  const typedPort = /^[^/]*:\d+(\/|$)/.test(v.slice(v.indexOf("://") + 3));
+  const port = url.port || (explicitScheme || typedPort ? (url.protocol === "https:" ? "443" : "80") : OLLAMA_DEFAULT_PORT);
+  const auth = url.username ? `${url.username}${url.password ? `:${url.password}` : ""}@` : "";
+  return `${url.protocol}//${auth}${url.hostname}:${port}${url.pathname}`.replace(/\/+$/, "");
+}
 /** Cap on the num_ctx we ask for when the user did not choose one: a 128K KV cache does not fit most machines. */
 export const OLLAMA_DEFAULT_NUM_CTX_CAP = 32_768;
 /** What Ollama itself uses when /api/show says nothing. */
@@ -245,6 +272,7 @@ registerProvider({
   defaultModel: "",
   baseUrlEnv: "OLLAMA_HOST",
   defaultBaseUrl: OLLAMA_DEFAULT_HOST,
+  normalizeBaseUrl: normalizeOllamaHost,
   capabilities: { streaming: true, nativeTools: true, images: true, promptCaching: false, local: true },
   create: (ctx) => new OllamaProvider(ctx),
 });
