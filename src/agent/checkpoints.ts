@@ -39,6 +39,7 @@ import {
   type RestorePlan,
 } from "./checkpoints/schema.ts";
 import { planFor, planTargets } from "./checkpoints/plan.ts";
+import { t } from "../i18n/i18n.ts";
 
 export type { CheckpointSummary, RestorePlan } from "./checkpoints/schema.ts";
 export { checkpointLabel, cutLabel } from "./checkpoints/label.ts";
@@ -429,12 +430,12 @@ export class CheckpointStore {
       }
     }
     this.finalizePending();
-    const parts = [`Restored ${written} file${written === 1 ? "" : "s"}${deleted ? `, deleted ${deleted}` : ""}.`];
+    const parts = [`${written === 1 ? t("restore.filesOne") : t("restore.filesMany", { count: written })}${deleted ? t("restore.deleted", { count: deleted }) : ""}.`];
     const skippedConflicts = op.force ? [] : [...conflictPaths];
-    if (skippedConflicts.length) parts.push(`Skipped (changed outside chatcli): ${skippedConflicts.join(", ")}.`);
-    if (!op.deleteCreated && plan.created.length) parts.push(`Kept files created after the checkpoint: ${plan.created.join(", ")}.`);
-    if (plan.notRestorable.length) parts.push(`Not restorable: ${plan.notRestorable.map((n) => `${n.path} (${n.reason})`).join(", ")}.`);
-    if (failed.length) parts.push(`Failed: ${failed.join(", ")}.`);
+    if (skippedConflicts.length) parts.push(t("restore.skipped", { files: skippedConflicts.join(", ") }));
+    if (!op.deleteCreated && plan.created.length) parts.push(t("restore.kept", { files: plan.created.join(", ") }));
+    if (plan.notRestorable.length) parts.push(t("restore.notRestorable", { files: plan.notRestorable.map((n) => `${n.path} (${n.reason})`).join(", ") }));
+    if (failed.length) parts.push(t("restore.failed", { files: failed.join(", ") }));
     return parts.join(" ");
   }
 

@@ -11,6 +11,7 @@ import { toolResultMessage } from "../protocol/message.ts";
 import type { ToolCallRequest, ToolRunContext, ToolRunResult } from "./tool-host.ts";
 import type { RunDeps } from "./run-deps.ts";
 import { batchFingerprint } from "./stagnation.ts";
+import { t } from "../i18n/i18n.ts";
 import { continuationRequest, MAX_TOKEN_ESCALATIONS } from "./compaction/continuation.ts";
 import { giveUpMessage, isOverflowError, MAX_RECOVERY_ATTEMPTS } from "./compaction/recovery.ts";
 
@@ -29,7 +30,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
   for (let turn = 1; ; turn++) {
     if (signal.aborted) return { stopReason: "interrupted", usage };
     if (turn > deps.maxTurns) {
-      deps.emit({ type: "notice", level: "warn", text: `Limit of ${deps.maxTurns} turns reached. The agent stopped to prevent an infinite loop.` });
+      deps.emit({ type: "notice", level: "warn", text: t("core.maxTurns", { max: deps.maxTurns }) });
       return { stopReason: "max_turns", usage };
     }
     deps.drainQueue();
@@ -48,7 +49,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
     // Continuation: a reply cut off at the output limit is resumed; both parts become one message (same id).
     for (let k = 0; k < MAX_TOKEN_ESCALATIONS && !result.error && result.stopReason === "length" && result.text && !result.nativeCalls.length && !signal.aborted; k++) {
       request = continuationRequest(request, result.text);
-      deps.emit({ type: "notice", level: "info", text: `The reply hit the output limit; asking the model to continue (limit ${request.maxOutputTokens} tokens).` });
+      deps.emit({ type: "notice", level: "info", text: t("core.continueOutput", { limit: String(request.maxOutputTokens) }) });
       result = await streamOnce(deps, { ...request, purpose: "continuation" }, messageId, signal, usage, { text: result.text, thinking: result.thinking });
     }
     if (result.error && result.error.kind !== "aborted") {
@@ -66,7 +67,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
     }
     if (calls.length === 0 && feedback && !result.error) {
       deps.append({ role: "user", content: feedback, meta: { kind: "tool_feedback" } });
-      deps.emit({ type: "notice", level: "warn", text: "The model's tool call could not be read; asked it to resend." });
+      deps.emit({ type: "notice", level: "warn", text: t("core.unreadableToolCall") });
       continue;
     }
     if (calls.length === 0) return { stopReason: result.stopReason, usage };
@@ -84,7 +85,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
           "[stagnation detected] The same tool call was emitted repeatedly without new information. Stopping the agent loop. Summarize what you found and what is blocking you.",
         meta: { kind: "notice" },
       });
-      deps.emit({ type: "notice", level: "warn", text: `Stopped: the same tool calls repeated ${n} turns in a row.` });
+      deps.emit({ type: "notice", level: "warn", text: t("core.stagnation", { count: n }) });
       return { stopReason: "stagnation", usage };
     }
   }

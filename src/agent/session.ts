@@ -11,6 +11,7 @@ import type { AgentEventListener, SessionLike } from "../protocol/session-like.t
 import { assertNever } from "../protocol/assert-never.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { EventBus } from "./event-bus.ts";
+import { t } from "../i18n/i18n.ts";
 import { runAgent, type RunOutcome } from "./loop.ts";
 import type { ApprovalAnswer, RunDeps } from "./run-deps.ts";
 import type { ToolCallRequest, ToolHost } from "./tool-host.ts";
@@ -187,7 +188,7 @@ export class Session implements SessionLike {
         return;
       case "clear":
         if (this.running) {
-          this.emit({ type: "notice", level: "warn", text: "Cannot clear while a turn is running; press Esc first." });
+          this.emit({ type: "notice", level: "warn", text: t("core.busyClear") });
           return;
         }
         this.replaceHistory([], "clear");
@@ -213,16 +214,16 @@ export class Session implements SessionLike {
 
   private busy(what: string): boolean {
     if (!this.running && !this.sideTask) return false;
-    this.emit({ type: "notice", level: "warn", text: `Cannot ${what} while a turn is running; press Esc first.` });
+    this.emit({ type: "notice", level: "warn", text: t("core.busy", { what }) });
     return true;
   }
 
   private async onSetModel(provider: string, model: string): Promise<void> {
     if (!this.opts.switchModel) {
-      this.emit({ type: "notice", level: "warn", text: "Switching models is not available in this session." });
+      this.emit({ type: "notice", level: "warn", text: t("core.switchUnavailable") });
       return;
     }
-    if (this.busy("switch models")) return;
+    if (this.busy(t("core.what.switchModels"))) return;
     const r = await this.opts.switchModel(provider, model);
     if (typeof r === "string") {
       this.emit({ type: "notice", level: "error", text: r });
@@ -234,17 +235,17 @@ export class Session implements SessionLike {
 
   private async onCompact(instruction: string | undefined): Promise<void> {
     if (!this.opts.compact) {
-      this.emit({ type: "notice", level: "warn", text: "Compaction is not available in this session." });
+      this.emit({ type: "notice", level: "warn", text: t("core.compactUnavailable") });
       return;
     }
-    if (this.busy("compact")) return;
+    if (this.busy(t("core.what.compact"))) return;
     const controller = new AbortController();
     this.sideTask = controller;
     try {
       const r = await this.opts.compact({ history: this.history, signal: controller.signal, emit: (e) => this.emit(e), ...(instruction ? { instruction } : {}) });
       if (r && r !== this.history) this.replaceHistory(r, "compaction");
     } catch (err) {
-      this.emit({ type: "notice", level: "error", text: `Compaction failed, history unchanged: ${(err as Error)?.message ?? String(err)}` });
+      this.emit({ type: "notice", level: "error", text: t("core.compactFailed", { error: (err as Error)?.message ?? String(err) }) });
     } finally {
       this.sideTask = undefined;
     }
@@ -252,10 +253,10 @@ export class Session implements SessionLike {
 
   private async onRewind(op: Extract<Op, { type: "rewind" }>): Promise<void> {
     if (!this.opts.rewind) {
-      this.emit({ type: "notice", level: "warn", text: "Rewind is not available in this session." });
+      this.emit({ type: "notice", level: "warn", text: t("core.rewindUnavailable") });
       return;
     }
-    if (this.busy("rewind")) return;
+    if (this.busy(t("core.what.rewind"))) return;
     try {
       const r = await this.opts.rewind(op, this.history);
       if (typeof r === "string") {
@@ -265,7 +266,7 @@ export class Session implements SessionLike {
       if (r.history) this.replaceHistory(r.history, "rewind");
       this.emit({ type: "rewound", checkpointId: op.checkpointId, mode: op.mode, prompt: r.prompt });
     } catch (err) {
-      this.emit({ type: "notice", level: "error", text: `Rewind failed: ${(err as Error)?.message ?? String(err)}` });
+      this.emit({ type: "notice", level: "error", text: t("core.rewindFailed", { error: (err as Error)?.message ?? String(err) }) });
     }
   }
 
@@ -273,7 +274,7 @@ export class Session implements SessionLike {
     if (!text.trim()) return;
     if (this.running || this.sideTask) {
       if (this.queue.length >= MAX_QUEUE) {
-        this.emit({ type: "notice", level: "warn", text: `Queue full (max ${MAX_QUEUE}). Please wait for the current turn.` });
+        this.emit({ type: "notice", level: "warn", text: t("core.queueFull", { max: MAX_QUEUE }) });
         return;
       }
       this.queue.push(text);
@@ -321,11 +322,11 @@ export class Session implements SessionLike {
       outcome = await runAgent(this.runDeps(), controller.signal);
     } catch (err) {
       // runAgent must not throw; a bug here must still leave the session usable.
-      this.emit({ type: "error", message: `internal error: ${(err as Error)?.message ?? String(err)}` });
+      this.emit({ type: "error", message: t("core.internalError", { error: (err as Error)?.message ?? String(err) }) });
       outcome = { stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
     }
     this.running = undefined;
-    if (outcome.stopReason === "interrupted") this.emit({ type: "notice", level: "info", text: "Interrupted." });
+    if (outcome.stopReason === "interrupted") this.emit({ type: "notice", level: "info", text: t("interrupted") });
     this.emit({
       type: "turn.completed",
       turnId,
@@ -362,7 +363,7 @@ export class Session implements SessionLike {
         if (!last || (last.role === "user" && last.meta?.kind !== "tool_feedback")) return;
         const text = this.takeQueue();
         this.appendHistory({ role: "user", content: this.transformed(text), meta: { createdAt: this.now() } });
-        this.emit({ type: "notice", level: "info", text: "New user instruction received." });
+        this.emit({ type: "notice", level: "info", text: t("core.newInstruction") });
       },
       buildRequest: (signal) => this.buildRequest(signal),
       finishAssistant: (text, thinking, nativeCalls) => this.finishAssistant(text, thinking, nativeCalls),
@@ -503,7 +504,7 @@ export class Session implements SessionLike {
       for (const n of r.notices ?? []) this.emit({ type: "notice", level: "info", text: n });
       return r.text;
     } catch (err) {
-      this.emit({ type: "notice", level: "warn", text: `Input attachments failed: ${(err as Error)?.message ?? String(err)}` });
+      this.emit({ type: "notice", level: "warn", text: t("core.attachmentsFailed", { error: (err as Error)?.message ?? String(err) }) });
       return text;
     }
   }

@@ -162,6 +162,16 @@ export const en = {
   "update.available": "Version available: {latest} (you have {version}). Run `{command}` to install it.",
   "update.downloading": "Downloading chatcli {version} ({target}, {size} MB)…",
   "update.updated": "Updated chatcli {from} → {to} ({path}).",
+  "core.giveUp": "The conversation no longer fits the model's context window ({window} tokens) even after {attempts} recovery attempts. Use /compact, /clear, or a model with a larger window. ({message})",
+  "core.nothingToSummarize": "nothing to summarize ({reason})",
+  "core.noSummarizer": "no summarizer",
+  "restore.filesOne": "Restored 1 file",
+  "restore.filesMany": "Restored {count} files",
+  "restore.deleted": ", deleted {count}",
+  "restore.skipped": "Skipped (changed outside chatcli): {files}.",
+  "restore.kept": "Kept files created after the checkpoint: {files}.",
+  "restore.notRestorable": "Not restorable: {files}.",
+  "restore.failed": "Failed: {files}.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -322,4 +332,14 @@ export const ptBR: Record<MessageKey, string> = {
   "update.available": "Versão disponível: {latest} (você tem a {version}). Execute `{command}` para instalá-la.",
   "update.downloading": "Baixando o chatcli {version} ({target}, {size} MB)…",
   "update.updated": "chatcli atualizado {from} → {to} ({path}).",
+  "core.giveUp": "A conversa não cabe mais na janela de contexto do modelo ({window} tokens), mesmo depois de {attempts} tentativas de recuperação. Use /compact, /clear ou um modelo com janela maior. ({message})",
+  "core.nothingToSummarize": "nada para resumir ({reason})",
+  "core.noSummarizer": "sem resumidor",
+  "restore.filesOne": "1 arquivo restaurado",
+  "restore.filesMany": "{count} arquivos restaurados",
+  "restore.deleted": ", {count} apagado(s)",
+  "restore.skipped": "Ignorados (alterados fora do chatcli): {files}.",
+  "restore.kept": "Mantidos os arquivos criados depois do checkpoint: {files}.",
+  "restore.notRestorable": "Não restauráveis: {files}.",
+  "restore.failed": "Falharam: {files}.",
 };

@@ -6,6 +6,7 @@
  */
 import type { AgentEvent } from "../protocol/events.ts";
 import type { LoadedSession } from "./session-file.ts";
+import { t } from "../i18n/i18n.ts";
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 
@@ -17,7 +18,7 @@ export function transcriptEvents(s: LoadedSession, opts: { contextWindow?: numbe
     else if (e.type === "turn.completed") open = undefined;
   }
   if (open !== undefined) {
-    out.push({ type: "notice", level: "warn", text: "The last turn of this session did not finish (chatcli was stopped)." });
+    out.push({ type: "notice", level: "warn", text: t("core.unfinishedTurn") });
     out.push({ type: "turn.completed", turnId: open, stopReason: "interrupted", usage: ZERO, totalUsage: ZERO, contextTokens: 0, contextWindow: opts.contextWindow ?? 0 });
   }
   for (const w of s.warnings) out.push({ type: "notice", level: "warn", text: w });

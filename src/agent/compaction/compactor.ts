@@ -12,6 +12,7 @@ import { emergencyTruncate, shrinkToBudget } from "./emergency.ts";
 import { CompactionCancelled, structuredSummarize, type Summarizer } from "./summarize.ts";
 import { estimateTokens } from "./tokens.ts";
 import { describeTrimReport, trimHistory } from "./trim.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export interface CompactRequest {
   history: Message[];
@@ -58,7 +59,7 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
   const report = (level: number, before: Message[], after: Message[], summary: string) =>
     req.emit({ type: "compaction", level, messagesBefore: before.length, messagesAfter: after.length, tokensBefore: tokens(before), tokensAfter: tokens(after), summary });
 
-  notice(`Compacting history (${original.length} msgs, ${formatTokens(tokens(original))} → target ${formatTokens(target + req.overheadTokens)} of ${formatTokens(req.budget.contextWindow)})`);
+  notice(t("core.compacting", { count: original.length, tokens: formatTokens(tokens(original)), target: formatTokens(target + req.overheadTokens), window: formatTokens(req.budget.contextWindow) }));
   let level: CompactOutcome["level"] = 0;
 
   // Level 1: trim.
@@ -71,14 +72,14 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
     level = 1;
   }
   if (fits(msgs) && !req.manual) {
-    notice(`Trim was enough (${formatTokens(tokens(original))} → ${formatTokens(tokens(msgs))})`);
+    notice(t("core.trimEnough", { before: formatTokens(tokens(original)), after: formatTokens(tokens(msgs)) }));
     return { messages: msgs, level };
   }
 
   // Level 2: structured summary.
   let summaryError: string | undefined;
   if (deps.summarize) {
-    notice("Summarizing old messages with the model (Esc cancels)…");
+    notice(t("core.summarizing"));
     try {
       const r = await structuredSummarize(msgs, {
         keepRecent,
@@ -90,31 +91,31 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
         ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
         onProgress: (text) => notice(text),
       });
-      if ("skipped" in r) summaryError = `nothing to summarize (${r.skipped})`;
+      if ("skipped" in r) summaryError = t("core.nothingToSummarize", { reason: r.skipped });
       else {
         const s = ensureToolResultPairing(r.messages).messages;
         report(2, msgs, s, `summary of ${r.summarized} messages${r.archivePath ? `; originals saved in ${r.archivePath}` : ""}`);
-        notice(`Summary applied (${msgs.length} → ${s.length} msgs, ${formatTokens(tokens(msgs))} → ${formatTokens(tokens(s))})`);
+        notice(t("core.summaryApplied", { before: msgs.length, after: s.length, tokensBefore: formatTokens(tokens(msgs)), tokensAfter: formatTokens(tokens(s)) }));
         msgs = s;
         level = 2;
       }
     } catch (err) {
       if (err instanceof CompactionCancelled) {
-        notice("Compaction cancelled; the history is unchanged.", "warn");
+        notice(t("core.compactCancelled"), "warn");
         return { messages: original, level: 0, cancelled: true, error: "cancelled" };
       }
       summaryError = (err as Error)?.message ?? String(err);
     }
-  } else summaryError = "no summarizer";
+  } else summaryError = t("core.noSummarizer");
 
   if (req.manual) {
     if (level === 2) return { messages: msgs, level };
-    const why = `Compaction failed (${summaryError}); the history is unchanged.`;
+    const why = t("core.compactionFailedManual", { error: summaryError ?? "" });
     notice(why, "warn");
     return { messages: original, level: 0, error: why };
   }
   if (fits(msgs) || (level === 2 && underTrigger(msgs))) return { messages: msgs, level };
-  if (summaryError && deps.summarize) notice(`Summarization failed (${summaryError}) — falling back to truncation`, "warn");
+  if (summaryError && deps.summarize) notice(t("core.summaryFailed", { error: summaryError }), "warn");
 
   // Level 3: emergency.
   const before = msgs;
@@ -123,11 +124,11 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
   const shrunk = fits(msgs) ? { messages: msgs, shrunk: 0 } : shrinkToBudget(msgs, target);
   msgs = shrunk.messages;
   if (msgs !== before) {
-    const what = [e.dropped ? `${e.dropped} old messages dropped (not summarized)` : "", shrunk.shrunk ? `${shrunk.shrunk} large messages shortened` : ""].filter(Boolean).join(", ");
-    notice(`Emergency truncation: ${what} to fit the context window (${before.length} → ${msgs.length} msgs).`, "warn");
+    const what = [e.dropped ? t("core.emergencyDropped", { count: e.dropped }) : "", shrunk.shrunk ? t("core.emergencyShortened", { count: shrunk.shrunk }) : ""].filter(Boolean).join(", ");
+    notice(t("core.emergency", { what, before: before.length, after: msgs.length }), "warn");
     report(3, before, msgs, `emergency: ${what}`);
     level = 3;
   }
-  if (!underTrigger(msgs)) notice(`The history is still over its budget (${formatTokens(tokens(msgs))}); the next request may be rejected.`, "warn");
+  if (!underTrigger(msgs)) notice(t("core.overBudget", { tokens: formatTokens(tokens(msgs)) }), "warn");
   return { messages: msgs, level };
 }

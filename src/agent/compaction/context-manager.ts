@@ -12,6 +12,7 @@ import { MANUAL_COMPACT_RATIO, computeBudget, formatTokens, type Budget } from "
 import { compactHistory } from "./compactor.ts";
 import { MAX_RECOVERY_ATTEMPTS, recoverFromOverflow } from "./recovery.ts";
 import type { Summarizer } from "./summarize.ts";
+import { t } from "../../i18n/i18n.ts";
 import { createTokenAccountant, estimateTokens, type TokenAccountant } from "./tokens.ts";
 
 export interface ContextManagerOptions {
@@ -70,7 +71,7 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
     },
     async compact(ctx) {
       if (ctx.history.length < 4) {
-        ctx.emit({ type: "notice", level: "warn", text: "History too short to compact." });
+        ctx.emit({ type: "notice", level: "warn", text: t("core.historyTooShort") });
         return undefined;
       }
       const r = await compactHistory(
@@ -87,7 +88,7 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
         deps,
       );
       if (r.level === 0) return undefined;
-      ctx.emit({ type: "notice", level: "info", text: `Compacted: ${ctx.history.length} → ${r.messages.length} messages` });
+      ctx.emit({ type: "notice", level: "info", text: t("core.compactedCount", { before: ctx.history.length, after: r.messages.length }) });
       return r.messages;
     },
     recoverOverflow(ctx) {
@@ -98,7 +99,7 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
       if (!r) return undefined;
       const before = estimateTokens(ctx.history) + overhead;
       const after = estimateTokens(r.messages) + overhead;
-      ctx.emit({ type: "notice", level: "warn", text: `The request was too large for the model; recovery ${ctx.attempt}/${MAX_RECOVERY_ATTEMPTS}: ${r.description} (${formatTokens(before)} → ${formatTokens(after)}).` });
+      ctx.emit({ type: "notice", level: "warn", text: t("core.tooLarge", { attempt: ctx.attempt, max: MAX_RECOVERY_ATTEMPTS, description: r.description, before: formatTokens(before), after: formatTokens(after) }) });
       ctx.emit({ type: "compaction", level: 3, messagesBefore: ctx.history.length, messagesAfter: r.messages.length, tokensBefore: before, tokensAfter: after, summary: `overflow recovery ${ctx.attempt}: ${r.description}` });
       return r.messages;
     },

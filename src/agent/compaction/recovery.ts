@@ -14,6 +14,7 @@ import { headTail, isProtected } from "./blocks.ts";
 import type { Budget } from "./budget.ts";
 import { capMessages, emergencyTruncate, shrinkToBudget } from "./emergency.ts";
 import { trimHistory } from "./trim.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export const MAX_RECOVERY_ATTEMPTS = 3;
 export const EMERGENCY_KEEP_MESSAGES = 10;
@@ -27,7 +28,7 @@ export function isOverflowError(e: LlmError | undefined): boolean {
 }
 
 export function giveUpMessage(e: LlmError, window: number): string {
-  return `The conversation no longer fits the model's context window (${window} tokens) even after ${MAX_RECOVERY_ATTEMPTS} recovery attempts. Use /compact, /clear, or a model with a larger window. (${e.message})`;
+  return t("core.giveUp", { window, attempts: MAX_RECOVERY_ATTEMPTS, message: e.message });
 }
 
 export interface RecoveryResult {
