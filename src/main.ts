@@ -36,12 +36,14 @@ import { chatcliHome } from "./config/paths.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
+  // Early, so usage errors are in the user's language too; settings.language may override it below.
+  setLang(detectLang(process.env));
   let cmd: CliCommand;
   try {
     cmd = parseArgs(argv, versionString());
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`chatcli: ${err.message}\nRun chatcli --help for usage.\n`);
+      process.stderr.write(`chatcli: ${err.message}\n${t("cli.runHelp")}\n`);
       return 2;
     }
     throw err;
@@ -59,7 +61,7 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   setLang(cfg.settings.language && !cfg.env.CHATCLI_LANG ? cfg.settings.language : detectLang(cfg.env));
-  for (const w of cfg.warnings) process.stderr.write(`chatcli: warning: ${w}\n`);
+  for (const w of cfg.warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
   const logger = new Logger(join(cfg.home, "logs"));
   logger.addSecrets(Object.entries(cfg.env).filter(([k]) => /(_API_KEY|_TOKEN|_SECRET)$/.test(k)).map(([, v]) => v));
   registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
@@ -110,7 +112,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   if (resolved.notice) process.stderr.write(`chatcli: ${resolved.notice}\n`);
   const denied: string[] = [];
   const resume = resolveResume(cfg, cmd);
-  for (const w of resume?.warnings ?? []) process.stderr.write(`chatcli: warning: ${w}\n`);
+  for (const w of resume?.warnings ?? []) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
   const wired = wireSession({
     cfg,
     resolved,
@@ -121,8 +123,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     summaries: cmd.outputFormat === "stream-json",
     onUnansweredApproval: (action) => {
       denied.push(action);
-      if (cmd.outputFormat === "text") process.stderr.write(`chatcli: permission needed for "${action}": denied (no terminal to ask; use --permission-mode accept-edits or bypass to allow)
-`);
+      if (cmd.outputFormat === "text") process.stderr.write(`chatcli: ${t("cli.permissionDenied", { action })}\n`);
     },
   });
   const session = wired.session;
@@ -133,7 +134,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
       wired.dispose();
       return 1;
     }
-    process.stderr.write(`chatcli: rewound to checkpoint ${cmd.rewind} (${r.checkpoint.label}). ${r.notes.join(" ")}\n`);
+    process.stderr.write(`chatcli: ${t("cli.rewound", { checkpoint: cmd.rewind, label: r.checkpoint.label, notes: r.notes.join(" ") })}\n`);
   }
   const onSigint = () => session.submit({ type: "interrupt" });
   process.on("SIGINT", onSigint);
@@ -218,6 +219,8 @@ async function runInteractive(
     // CHATCLI_CODER_UI=full|compact wins over settings' ui.mode.
     displayMode: displayModeFromEnv(cfg.settings.ui?.mode ?? "full", cfg.env),
     contextWindow: session.contextWindow,
+    // What /stats reports before the first turn: the system prompt + tools (+ a resumed history).
+    contextTokens: session.contextTokens(),
     listModels: () => listModelChoices(cfg),
     onSlashCommand: async (name, args) => {
       const mine = extras.slash?.handle(name, args);

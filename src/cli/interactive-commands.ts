@@ -9,6 +9,7 @@ import type { UsageTracker } from "../llm/usage.ts";
 import { formatTokens } from "../llm/usage.ts";
 import { contextWindowFor } from "./resolve-model.ts";
 import type { ModelInfo } from "../protocol/llm.ts";
+import { t } from "../i18n/i18n.ts";
 
 export interface ModelChoice {
   provider: string;
@@ -29,7 +30,7 @@ export async function listModelChoices(cfg: Config): Promise<ModelChoice[]> {
         if (!out.length && r.defaultModel) out.push({ provider: r.id, model: r.defaultModel, description: r.displayName });
         return out;
       } catch {
-        return r.defaultModel ? [{ provider: r.id, model: r.defaultModel, description: `${r.displayName} (default)` }] : [];
+        return r.defaultModel ? [{ provider: r.id, model: r.defaultModel, description: t("switch.default", { name: r.displayName }) }] : [];
       }
     }),
   );
@@ -45,7 +46,7 @@ export async function switchModel(cfg: Config, providerId: string, model: string
     return switchModel(cfg, currentProvider, `${providerId}:${model}`);
   }
   const def = getProviderDefinition(providerId);
-  if (!def) return `Unknown provider "${providerId}". Run /provider to pick one.`;
+  if (!def) return t("switch.unknownProvider", { provider: providerId });
   let provider;
   try {
     provider = createProvider(def.id, cfg.env);
@@ -54,12 +55,12 @@ export async function switchModel(cfg: Config, providerId: string, model: string
   }
   // No model named: the provider's default, else (Ollama) the first installed model.
   const chosen = model || def.defaultModel || (await provider.listModels(AbortSignal.timeout(5000)).then((m) => m[0]?.id ?? "", () => ""));
-  if (!chosen) return `Choose a model for ${def.id}: /model ${def.id}:<name>`;
+  if (!chosen) return t("switch.chooseModel", { provider: def.id });
   let info: ModelInfo | undefined;
   try {
     info = await provider.modelInfo(chosen, AbortSignal.timeout(10_000));
   } catch (err) {
-    return `${def.id}: cannot use model "${chosen}": ${(err as Error).message}`;
+    return t("switch.cannotUse", { provider: def.id, model: chosen, error: (err as Error).message });
   }
   return {
     providerId: def.id,
@@ -72,5 +73,5 @@ export async function switchModel(cfg: Config, providerId: string, model: string
 
 export function statsText(usage: UsageTracker, contextTokens: number, contextWindow: number): string {
   const pct = contextWindow ? Math.round((contextTokens / contextWindow) * 100) : 0;
-  return `${usage.formatStats()}\nContext: ${formatTokens(contextTokens)} / ${formatTokens(contextWindow)} tokens (${pct}%)`;
+  return `${usage.formatStats()}\n${t("stats.context", { tokens: formatTokens(contextTokens), window: formatTokens(contextWindow), pct })}`;
 }

@@ -13,6 +13,7 @@ import type { SessionRecorder } from "../store/session-recorder.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { transcriptEvents } from "../store/session-replay.ts";
 import { formatSessionTable } from "./commands/sessions.ts";
+import { t, type MessageKey } from "../i18n/i18n.ts";
 
 /** What the handler needs from the Session (agent/session.ts's Session satisfies it). */
 export interface SlashSession {
@@ -31,10 +32,15 @@ export interface SlashDeps {
   projectRoot: string;
 }
 
-export const SLASH_COMMANDS = [
-  { name: "session", description: "save <name> · list · load <id|name> · delete <id|name> · new · fork" },
-  { name: "context", description: "create <name> <paths…> · attach <name> · detach [name] · list" },
-] as const;
+/** Descriptions are read in the current language each time the completion list shows them. */
+const translated = (name: string, key: MessageKey) => ({
+  name,
+  get description() {
+    return t(key);
+  },
+});
+
+export const SLASH_COMMANDS: ReadonlyArray<{ name: string; description: string }> = [translated("session", "cmd.sessionArgs"), translated("context", "cmd.contextArgs")];
 
 export interface SlashHandler {
   commands: ReadonlyArray<{ name: string; description: string }>;
@@ -53,7 +59,6 @@ export function createSlashCommands(d: SlashDeps): SlashHandler {
   };
 }
 
-const SESSION_USAGE = "Usage: /session save <name> | list | load <id|name> | delete <id|name> | new | fork";
 
 function session(d: SlashDeps, args: string): string {
   const [sub = "", ...rest] = args.split(/\s+/).filter(Boolean);
@@ -63,53 +68,53 @@ function session(d: SlashDeps, args: string): string {
     case "":
     case "info": {
       const n = d.session.messages.filter((m) => m.role !== "system").length;
-      return `Session ${recorder.id} · ${n} message(s) · ${recorder.hasFile ? recorder.file : "not saved yet (autosaves after the first message)"}\n${SESSION_USAGE}`;
+      return `${t("slash.sessionInfo", { id: recorder.id, count: n, file: recorder.hasFile ? recorder.file : t("slash.notSavedYet") })}\n${t("slash.sessionUsage")}`;
     }
     case "save": {
-      if (!ref) return "Usage: /session save <name>";
-      if (!recorder.hasFile) return "Nothing to save yet: the session is saved automatically once it has a message.";
+      if (!ref) return t("slash.saveUsage");
+      if (!recorder.hasFile) return t("slash.nothingToSave");
       const err = store.saveName(ref, recorder.id);
-      return err ?? `Session ${recorder.id} saved as "${ref}". Resume it with: chatcli --resume ${ref}`;
+      return err ?? t("slash.savedAs", { id: recorder.id, name: ref });
     }
     case "list": {
       const all = store.list();
-      if (!all.length) return "No saved sessions.";
+      if (!all.length) return t("sessions.none");
       const table = formatSessionTable(all, d.projectRoot).replace(/\n$/, "");
-      return `${table}\n(* = this project; current: ${recorder.id})`;
+      return `${table}\n${t("slash.listFooter", { id: recorder.id })}`;
     }
     case "load": {
-      if (!ref) return "Usage: /session load <id|name>";
-      if (d.session.isRunning) return "Cannot load a session while a turn is running; press Esc first.";
+      if (!ref) return t("slash.loadUsage");
+      if (d.session.isRunning) return t("slash.loadBusy");
       const found = store.resolve(ref);
-      if (!found) return `No session matches "${ref}". See /session list.`;
-      if (found.id === recorder.id) return `Session ${found.id} is already the current one.`;
+      if (!found) return t("slash.noMatchList", { ref });
+      if (found.id === recorder.id) return t("slash.alreadyCurrent", { id: found.id });
       const loaded = store.load(found.id);
-      if (!loaded) return `No session matches "${ref}".`;
+      if (!loaded) return t("slash.noMatch", { ref });
       recorder.switchTo(loaded.meta.id, { existing: true });
       recorder.suspend(() => {
         d.session.replaceHistory(loaded.history, "session_load", false);
         d.session.publish({ type: "history.replaced", messages: [] });
         for (const e of transcriptEvents(loaded, { contextWindow: d.session.contextWindow })) d.session.publish(e);
       });
-      const model = loaded.lastModel.model ? ` (it was recorded with ${loaded.lastModel.provider}:${loaded.lastModel.model}; the current model stays)` : "";
-      return `Loaded session ${loaded.meta.id}: ${loaded.messageCount} message(s)${model}.`;
+      const model = loaded.lastModel.model ? t("slash.recordedWith", { model: `${loaded.lastModel.provider}:${loaded.lastModel.model}` }) : "";
+      return t("slash.loaded", { id: loaded.meta.id, count: loaded.messageCount, model });
     }
     case "delete": {
-      if (!ref) return "Usage: /session delete <id|name>";
+      if (!ref) return t("slash.deleteUsage");
       const found = store.resolve(ref);
-      if (found?.id === recorder.id) return "This is the current session; start another with /session new before deleting it.";
+      if (found?.id === recorder.id) return t("slash.deleteCurrent");
       const r = store.delete(ref);
-      return typeof r === "string" ? r : `Deleted session ${r.id}.`;
+      return typeof r === "string" ? r : t("slash.deleted", { id: r.id });
     }
     case "new": {
-      if (d.session.isRunning) return "Cannot start a new session while a turn is running; press Esc first.";
+      if (d.session.isRunning) return t("slash.newBusy");
       const previous = recorder.hasFile ? recorder.id : undefined;
       recorder.switchTo(store.newId(), { existing: false });
       d.session.replaceHistory([], "session_new");
-      return previous ? `New session started; ${previous} stays saved (chatcli --resume ${previous}).` : "New session started.";
+      return previous ? t("slash.newKept", { previous }) : t("slash.new");
     }
     case "fork": {
-      if (!recorder.hasFile) return "Nothing to fork yet: the session has no messages.";
+      if (!recorder.hasFile) return t("slash.nothingToFork");
       const from = recorder.id;
       recorder.close();
       const loaded = store.load(from);
@@ -121,43 +126,42 @@ function session(d: SlashDeps, args: string): string {
         model: loaded?.lastModel.model ?? "",
       });
       recorder.switchTo(id, { existing: true });
-      return `Forked: now in session ${id}; ${from} stays as it was.`;
+      return t("slash.forked", { id, from });
     }
     default:
-      return `Unknown /session subcommand "${sub}". ${SESSION_USAGE}`;
+      return t("slash.unknownSession", { sub, usage: t("slash.sessionUsage") });
   }
 }
 
-const CONTEXT_USAGE = "Usage: /context create <name> <paths…> | attach <name> | detach [name] | list | delete <name>";
 
 function context(d: SlashDeps, args: string): string {
   const [sub = "", name, ...paths] = args.split(/\s+/).filter(Boolean);
   const c = d.contexts;
   switch (sub) {
     case "create": {
-      if (!name) return "Usage: /context create <name> <paths…>";
+      if (!name) return t("slash.contextCreateUsage");
       return c.create(name, paths).message;
     }
     case "attach": {
-      if (!name) return "Usage: /context attach <name>";
+      if (!name) return t("slash.contextAttachUsage");
       const err = c.attach(name);
-      return err ?? `Context "${name}" attached; it is sent with every request (detach with /context detach ${name}).`;
+      return err ?? t("slash.contextAttached", { name });
     }
     case "detach": {
       const gone = c.detach(name);
-      if (!gone.length) return name ? `Context "${name}" is not attached.` : "No context is attached.";
-      return `Detached: ${gone.join(", ")}.`;
+      if (!gone.length) return name ? t("slash.contextNotAttached", { name }) : t("slash.noContextAttached");
+      return t("slash.detached", { names: gone.join(", ") });
     }
     case "":
     case "list": {
       const all = c.list();
-      if (!all.length) return "No contexts yet. Create one with /context create <name> <paths…>.";
+      if (!all.length) return t("slash.noContexts");
       return all.map((s) => `${s.attached ? "●" : "○"} ${s.name}: ${s.paths.join(", ")}`).join("\n");
     }
     case "delete":
-      if (!name) return "Usage: /context delete <name>";
-      return c.delete(name) ? `Context "${name}" deleted.` : `No context named "${name}".`;
+      if (!name) return t("slash.contextDeleteUsage");
+      return c.delete(name) ? t("slash.contextDeleted", { name }) : t("slash.noContextNamed", { name });
     default:
-      return `Unknown /context subcommand "${sub}". ${CONTEXT_USAGE}`;
+      return t("slash.unknownContext", { sub, usage: t("slash.contextUsage") });
   }
 }

@@ -4,6 +4,7 @@ import type { Config } from "../../config/load-config.ts";
 import { SessionStore, type SessionSummary } from "../../store/session-store.ts";
 import { loadSession, type LoadedSession } from "../../store/session-file.ts";
 import { CliFailure } from "../resolve-model.ts";
+import { t } from "../../i18n/i18n.ts";
 
 export interface Out {
   write(s: string): unknown;
@@ -17,12 +18,12 @@ export function sessionsCommand(cfg: Config, action: "list" | "import", file: st
       err.write(`chatcli: ${r}\n`);
       return 1;
     }
-    out.write(`Imported ${r.messages} message(s) as session ${r.id}${r.skipped ? ` (${r.skipped} unreadable message(s) skipped)` : ""}. Resume it with: chatcli --resume ${r.id}\n`);
+    out.write(`${t("sessions.imported", { count: r.messages, id: r.id, skipped: r.skipped ? t("sessions.skipped", { count: r.skipped }) : "" })}\n`);
     return 0;
   }
   const all = store.list();
   if (!all.length) {
-    out.write("No saved sessions.\n");
+    out.write(`${t("sessions.none")}\n`);
     return 0;
   }
   out.write(formatSessionTable(all, cfg.projectRoot));
@@ -36,7 +37,7 @@ export function formatSessionTable(all: SessionSummary[], projectRoot?: string):
     formatDate(s.updatedAt),
     `${s.messages} msg`,
     s.model ? (s.provider ? `${s.provider}:${s.model}` : s.model) : "-",
-    s.title || "(untitled)",
+    s.title || t("sessions.untitled"),
   ]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join("  ")).join("\n")}\n`;
@@ -59,10 +60,10 @@ export function resolveResume(cfg: Config, cmd: { resume?: string; continue: boo
   let found: SessionSummary | undefined;
   if (cmd.resume) {
     found = store.resolve(cmd.resume);
-    if (!found) throw new CliFailure(`no saved session matches "${cmd.resume}". List them with: chatcli sessions`, 1);
+    if (!found) throw new CliFailure(t("sessions.noMatch", { ref: cmd.resume }), 1);
   } else {
     found = store.latestForProject(cfg.projectRoot) ?? (cmd.resume === "" ? store.list()[0] : undefined);
-    if (!found) throw new CliFailure(`no saved session to continue in ${cfg.projectRoot}. List them with: chatcli sessions`, 1);
+    if (!found) throw new CliFailure(t("sessions.nothingToContinue", { dir: cfg.projectRoot }), 1);
   }
   return loadSession(found.file);
 }

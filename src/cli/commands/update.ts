@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
+import { t } from "../../i18n/i18n.ts";
 
 /** Where releases live when CHATCLI_RELEASE_URL is unset (GitHub's release download layout). */
 export const DEFAULT_RELEASE_URL = "https://github.com/chatcli/chatcli/releases";
@@ -100,49 +101,46 @@ async function run(o: UpdateOptions): Promise<number> {
   const cmp = compareVersions(manifest.version, o.currentVersion);
 
   if (o.version && cmp === 0) {
-    o.out.write(`chatcli ${o.currentVersion} is already installed; nothing to do.\n`);
+    o.out.write(`${t("update.alreadyInstalled", { version: o.currentVersion })}\n`);
     return 0;
   }
   if (!o.version && cmp <= 0) {
-    o.out.write(`chatcli ${o.currentVersion} is up to date (latest release: ${manifest.version}).\n`);
+    o.out.write(`${t("update.upToDate", { version: o.currentVersion, latest: manifest.version })}\n`);
     return 0;
   }
   if (o.check) {
-    const what = cmp > 0 ? "A newer version is available" : "Version available";
-    o.out.write(`${what}: ${manifest.version} (you have ${o.currentVersion}). Run \`chatcli update${o.version ? ` --version ${manifest.version}` : ""}\` to install it.\n`);
+    const command = `chatcli update${o.version ? ` --version ${manifest.version}` : ""}`;
+    o.out.write(`${t(cmp > 0 ? "update.newer" : "update.available", { latest: manifest.version, version: o.currentVersion, command })}\n`);
     return 0;
   }
   if (!target) {
-    throw new UpdateFailure(
-      `this chatcli is running from source (${o.execPath}), not as a compiled binary, so it cannot replace itself.\n` +
-        `Update a clone with \`git pull && npm install\`, an npm install with \`npm install -g chatcli@latest\`.`,
-    );
+    throw new UpdateFailure(t("update.fromSource", { path: o.execPath }));
   }
   const exe = resolveExe(o.execPath);
   if (/[\\/]node_modules[\\/]/.test(exe)) {
-    throw new UpdateFailure(`this chatcli was installed with npm (${exe}); update it with \`npm install -g chatcli@${manifest.version}\`.`);
+    throw new UpdateFailure(t("update.npm", { path: exe, version: manifest.version }));
   }
   const artifact = manifest.artifacts.find((a) => a.target === target);
   if (!artifact) {
-    throw new UpdateFailure(`release ${manifest.version} has no build for ${target} (it has: ${manifest.artifacts.map((a) => a.target).join(", ") || "none"}).`);
+    throw new UpdateFailure(t("update.noBuild", { version: manifest.version, target, targets: manifest.artifacts.map((a) => a.target).join(", ") || "none" }));
   }
 
   const sums = parseSums(await getText(o, `${folder}/SHA256SUMS`));
   const expected = sums.get(artifact.file);
-  if (!expected) throw new UpdateFailure(`SHA256SUMS of release ${manifest.version} has no entry for ${artifact.file}; nothing was replaced.`);
+  if (!expected) throw new UpdateFailure(t("update.noSum", { version: manifest.version, file: artifact.file }));
   if (expected !== artifact.sha256) {
-    throw new UpdateFailure(`SHA256SUMS and manifest.json of release ${manifest.version} disagree about ${artifact.file}; nothing was replaced.`);
+    throw new UpdateFailure(t("update.disagree", { version: manifest.version, file: artifact.file }));
   }
 
-  o.out.write(`Downloading chatcli ${manifest.version} (${target}, ${(artifact.size / 1e6).toFixed(1)} MB)…\n`);
+  o.out.write(`${t("update.downloading", { version: manifest.version, target, size: (artifact.size / 1e6).toFixed(1) })}\n`);
   const body = await getBytes(o, `${folder}/${artifact.file}`);
   const actual = createHash("sha256").update(body).digest("hex");
   if (actual !== expected) {
-    throw new UpdateFailure(`checksum mismatch for ${artifact.file}: expected ${expected}, got ${actual}. The download is corrupt or was tampered with; nothing was replaced.`);
+    throw new UpdateFailure(t("update.checksum", { file: artifact.file, expected, actual }));
   }
 
   replaceAtomically(exe, body, target.startsWith("windows"));
-  o.out.write(`Updated chatcli ${o.currentVersion} → ${manifest.version} (${exe}).\n`);
+  o.out.write(`${t("update.updated", { from: o.currentVersion, to: manifest.version, path: exe })}\n`);
   return 0;
 }
 
@@ -157,28 +155,28 @@ function resolveExe(p: string): string {
 async function getManifest(o: UpdateOptions, folder: string): Promise<ReleaseManifest> {
   const url = `${folder}/manifest.json`;
   const res = await request(o, url);
-  if (res.status === 404 && o.version) throw new UpdateFailure(`version ${o.version} was not found (${url} → 404).`);
-  if (!res.ok) throw new UpdateFailure(`the release server answered ${res.status} for ${url}.`);
+  if (res.status === 404 && o.version) throw new UpdateFailure(t("update.notFound", { version: o.version, url }));
+  if (!res.ok) throw new UpdateFailure(t("update.serverStatus", { status: res.status, url }));
   let json: unknown;
   try {
     json = await res.json();
   } catch {
-    throw new UpdateFailure(`${url} is not valid JSON.`);
+    throw new UpdateFailure(t("update.invalidJson", { url }));
   }
   const parsed = ManifestSchema.safeParse(json);
-  if (!parsed.success) throw new UpdateFailure(`${url} is not a chatcli release manifest (${parsed.error.issues[0]?.message ?? "invalid"}).`);
+  if (!parsed.success) throw new UpdateFailure(t("update.notManifest", { url, reason: parsed.error.issues[0]?.message ?? "invalid" }));
   return parsed.data;
 }
 
 async function getText(o: UpdateOptions, url: string): Promise<string> {
   const res = await request(o, url);
-  if (!res.ok) throw new UpdateFailure(`the release server answered ${res.status} for ${url}; nothing was replaced.`);
+  if (!res.ok) throw new UpdateFailure(t("update.serverStatusNothing", { status: res.status, url }));
   return await readBody(res, url).then((b) => new TextDecoder().decode(b));
 }
 
 async function getBytes(o: UpdateOptions, url: string): Promise<Uint8Array> {
   const res = await request(o, url);
-  if (!res.ok) throw new UpdateFailure(`the release server answered ${res.status} for ${url}; nothing was replaced.`);
+  if (!res.ok) throw new UpdateFailure(t("update.serverStatusNothing", { status: res.status, url }));
   return await readBody(res, url);
 }
 
@@ -186,7 +184,7 @@ async function request(o: UpdateOptions, url: string): Promise<Response> {
   try {
     return await o.fetch(url, { redirect: "follow" });
   } catch (e) {
-    throw new UpdateFailure(`network error: could not reach ${url} (${(e as Error)?.message ?? String(e)}). Check your connection or CHATCLI_RELEASE_URL.`);
+    throw new UpdateFailure(t("update.network", { url, error: (e as Error)?.message ?? String(e) }));
   }
 }
 
@@ -194,7 +192,7 @@ async function readBody(res: Response, url: string): Promise<Uint8Array> {
   try {
     return new Uint8Array(await res.arrayBuffer());
   } catch (e) {
-    throw new UpdateFailure(`network error while downloading ${url} (${(e as Error)?.message ?? String(e)}); nothing was replaced.`);
+    throw new UpdateFailure(t("update.networkDownload", { url, error: (e as Error)?.message ?? String(e) }));
   }
 }
 
@@ -230,7 +228,7 @@ function replaceAtomically(exe: string, body: Uint8Array, windows: boolean): voi
   } catch (e) {
     rmSync(tmp, { force: true });
     const code = (e as NodeJS.ErrnoException)?.code;
-    const hint = code === "EACCES" || code === "EPERM" ? " (permission denied: rerun with permission to write there, or reinstall with install.sh)" : "";
-    throw new UpdateFailure(`could not replace ${exe}: ${(e as Error)?.message ?? String(e)}${hint}. The installed version was left as it was.`);
+    const hint = code === "EACCES" || code === "EPERM" ? t("update.permissionHint") : "";
+    throw new UpdateFailure(t("update.replaceFailed", { path: exe, error: (e as Error)?.message ?? String(e), hint }));
   }
 }
