@@ -6,6 +6,9 @@
  * Cooldown after the n-th consecutive failure: base × 2^(n-1), capped at max; auth failures get the max;
  * a success resets. When every entry is cooling down, the one that recovers first is tried anyway.
  * The model of each entry replaces `request.model`.
+ * Main requests also announce who serves when it is not who was last announced: the primary answering again
+ * after a fallback, or a later entry answering because earlier ones are cooling down (a `provider_switch` before
+ * the first output), so a status line naming the serving provider is never stale.
  */
 import type { LlmError, LlmEvent, LlmRequest, ModelInfo } from "../protocol/llm.ts";
 import { makeError } from "./errors.ts";
@@ -78,6 +81,9 @@ export function fallbackSettingsFromEnv(env: Record<string, string | undefined>)
 
 export const entryLabel = (e: FallbackEntry): string => (e.model ? `${e.provider}:${e.model}` : e.provider);
 
+/** Requests whose events reach the user as the conversation (their switch events are shown). */
+const announcesServing = (r: LlmRequest): boolean => r.purpose === "main" || r.purpose === "continuation";
+
 export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
   const clock = opts.clock ?? { now: () => Date.now() };
   const cfg = fallbackSettingsFromEnv(opts.env);
@@ -112,6 +118,15 @@ export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
     return [[...health].sort((a, b) => a.cooldownUntil - b.cooldownUntil)[0] as EntryHealth];
   };
 
+  /** The entry main requests last announced as serving (compaction/label calls do not move it). */
+  let announced: EntryHealth | undefined = health[0];
+  function* announce(h: EntryHealth, request: LlmRequest): Generator<LlmEvent> {
+    if (!announcesServing(request) || h === announced || !announced) return;
+    const reason = h === health[0] ? "primary available again" : `${entryLabel(announced.entry)} cooling down`;
+    yield { type: "provider_switch", from: entryLabel(announced.entry), to: entryLabel(h.entry), reason };
+    announced = h;
+  }
+
   async function* stream(request: LlmRequest, signal?: AbortSignal): AsyncGenerator<LlmEvent> {
     const order = plan();
     if (!order.length) {
@@ -129,7 +144,7 @@ export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
         lastError = makeError("unknown", err instanceof Error ? err.message : String(err), { provider: h.entry.provider });
         markFailure(h, lastError);
         failures.push(`${entryLabel(h.entry)}: ${lastError.message}`);
-        yield* switchNotice(order, i, lastError);
+        yield* switchNotice(order, i, lastError, request);
         continue;
       }
       let produced = false;
@@ -155,6 +170,7 @@ export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
           }
           if (ev.type === "done") {
             markSuccess(h);
+            yield* announce(h, request);
             yield ev;
             return;
           }
@@ -162,7 +178,10 @@ export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
             yield { ...ev, provider: h.entry.provider, model: entryRequest.model };
             continue;
           }
-          if (ev.type !== "retry") produced = true;
+          if (ev.type !== "retry" && !produced) {
+            produced = true;
+            yield* announce(h, request);
+          }
           yield ev;
         }
       } finally {
@@ -179,16 +198,19 @@ export function createFallbackChain(opts: FallbackChainOptions): FallbackChain {
       }
       markFailure(h, failure);
       failures.push(`${entryLabel(h.entry)}: ${failure.message}`);
-      yield* switchNotice(order, i, failure);
+      yield* switchNotice(order, i, failure, request);
     }
     const base = lastError ?? makeError("unknown", "all providers failed");
     yield { type: "error", error: { ...base, message: `all providers failed: ${failures.join("; ")}`, retryable: false, fallbackable: false } };
   }
 
-  function* switchNotice(order: EntryHealth[], i: number, error: LlmError): Generator<LlmEvent> {
+  function* switchNotice(order: EntryHealth[], i: number, error: LlmError, request: LlmRequest): Generator<LlmEvent> {
     const next = order[i + 1];
     const cur = order[i];
-    if (next && cur) yield { type: "provider_switch", from: entryLabel(cur.entry), to: entryLabel(next.entry), reason: `${error.kind}: ${error.message}` };
+    if (next && cur) {
+      yield { type: "provider_switch", from: entryLabel(cur.entry), to: entryLabel(next.entry), reason: `${error.kind}: ${error.message}` };
+      if (announcesServing(request)) announced = next;
+    }
   }
 
   const first = (): LlmProvider => providerFor((health[0] as EntryHealth).entry.provider);

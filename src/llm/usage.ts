@@ -89,11 +89,16 @@ export class UsageTracker {
   }
 }
 
+/**
+ * Token counts for people, the one format of the status line and `/stats`: one decimal under 100k, a trailing
+ * ".0" dropped (1234 → "1.2k", 32768 → "32.8k", 32000 → "32k", 131072 → "131k", 1500000 → "1.5M").
+ */
 export function formatTokens(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
-  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
-  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
-  return String(n);
+  const strip = (s: string) => s.replace(/\.0$/, "");
+  if (n >= 999_500) return `${strip((n / 1_000_000).toFixed(1))}M`;
+  if (n >= 100_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${strip((n / 1000).toFixed(1))}k`;
+  return String(Math.round(n));
 }
 
 export function formatCost(usd: number | undefined): string {

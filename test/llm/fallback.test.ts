@@ -111,6 +111,32 @@ describe("createFallbackChain", () => {
 });
 
 describe("the entry that answers", () => {
+  test("a main request announces the serving entry when it changed without a failure: the primary back, a skip while cooling down", async () => {
+    const { a, chain, advance } = setup({ replies: [{ status: 500 }, { fixture: "openai-text.sse" }, { status: 500 }], defaultReply: { fixture: "openai-text.sse" } }, { defaultReply: { fixture: "anthropic-text-thinking.sse" } }, { CHATCLI_FALLBACK_MAX_RETRIES: "0" });
+    const switches = (evs: Awaited<ReturnType<typeof collect>>) => ofType(evs, "provider_switch").map((e) => `${e.from} → ${e.to}: ${e.reason}`);
+    const first = await collect(chain.stream(request()));
+    expect(switches(first)).toEqual([expect.stringMatching(/^OPENAI:gpt-4o → CLAUDEAI:claude-sonnet-4-6: server_error/)]);
+    const cooling = await collect(chain.stream(request())); // primary skipped, the fallback again: nothing new to say
+    expect(switches(cooling)).toEqual([]);
+    expect(text(cooling)).toBe("Hi there!");
+    advance(30_000);
+    const back = await collect(chain.stream(request()));
+    expect(switches(back)).toEqual(["CLAUDEAI:claude-sonnet-4-6 → OPENAI:gpt-4o: primary available again"]);
+    // Announced before the first output, so a consumer shows the right name while the answer streams.
+    expect(back.findIndex((e) => e.type === "provider_switch")).toBeLessThan(back.findIndex((e) => e.type === "text_delta"));
+    expect(text(back)).toBe("Hello, world!");
+    expect(a.streamBodies().length).toBe(2);
+    // A compaction call's switch is not the conversation's: the next main request, served by the fallback while
+    // the primary cools down, says so.
+    advance(60_000);
+    const compaction = await collect(chain.stream(request({ purpose: "compaction" })));
+    expect(switches(compaction).length).toBe(1);
+    const main = await collect(chain.stream(request()));
+    expect(switches(main)).toEqual(["OPENAI:gpt-4o → CLAUDEAI:claude-sonnet-4-6: OPENAI:gpt-4o cooling down"]);
+    const again = await collect(chain.stream(request({ purpose: "tool_use_summary" })));
+    expect(switches(again)).toEqual([]);
+  });
+
   test("usage names the entry that served it, and a later entry gets its own window, not the primary's", async () => {
     const a = startFakeSse({ defaultReply: { status: 503 } });
     servers.push(a);

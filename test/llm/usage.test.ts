@@ -41,7 +41,7 @@ describe("UsageTracker", () => {
     t.record("tool_use_summary", "OLLAMA", "qwen3:8b", u(100, 10));
     const out = t.formatStats();
     expect(out).toContain("Session: 2 calls");
-    expect(out).toContain("in 12k");
+    expect(out).toContain("in 12.4k"); // one decimal under 100k, as the status line
     expect(out).toContain("tool_use_summary");
     expect(out).toContain("OPENAI:gpt-4o");
     expect(out).toContain("+ 1 unpriced");

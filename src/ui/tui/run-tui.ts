@@ -31,6 +31,8 @@ export interface RunTuiOptions {
   displayMode: DisplayMode;
   gitBranch?: string;
   contextWindow?: number;
+  /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
+  contextTokens?: number;
   /** Returns text to show as a notice. */
   onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
   onRewindRequest?(): void;

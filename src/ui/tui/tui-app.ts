@@ -27,6 +27,7 @@ import { approvalChunks, decisionForKey } from "./approval-box.ts";
 import { Picker, type PickerItem } from "./picker.ts";
 import { RewindMenu, type CheckpointSource } from "./rewind-menu.ts";
 import { t } from "../../i18n/i18n.ts";
+import { formatCost, formatTokens } from "../../llm/usage.ts";
 
 export interface ModelChoice {
   provider: string;
@@ -45,6 +46,8 @@ export interface TuiAppOptions {
   displayMode: DisplayMode;
   gitBranch?: string;
   contextWindow?: number;
+  /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
+  contextTokens?: number;
   onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
   /** Esc+Esc on an empty idle prompt, and /rewind (issue 7 opens its menu here). */
   onRewindRequest?(): void;
@@ -719,5 +722,5 @@ function helpText(commands: readonly SlashCommand[]): string {
 
 function statsText(s: ViewState): string {
   const st = s.status;
-  return t("tui.stats", { input: st.totalInputTokens, output: st.totalOutputTokens, context: st.contextTokens, window: st.contextWindow, cost: st.costUsd.toFixed(4) });
+  return t("tui.stats", { input: st.totalInputTokens, output: st.totalOutputTokens, context: formatTokens(st.contextTokens), window: formatTokens(st.contextWindow), cost: st.costUsd === undefined ? "n/a" : formatCost(st.costUsd) });
 }

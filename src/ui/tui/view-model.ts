@@ -59,7 +59,10 @@ export interface StatusState {
   model: string;
   contextTokens: number;
   contextWindow: number;
-  costUsd: number;
+  /** USD so far; undefined until a priced call happened (local/unknown models have no price: no cost shown). */
+  costUsd: number | undefined;
+  /** The fallback entry serving instead of provider/model (`PROVIDER:model`, from provider.switched); unset while the primary serves. */
+  serving?: string;
   running: boolean;
   /** Clock time the running turn started (ms), for the elapsed counter. */
   turnStartedAt: number | null;
@@ -102,6 +105,8 @@ export interface InitialViewOptions {
   displayMode: DisplayMode;
   gitBranch?: string;
   contextWindow?: number;
+  /** What the first request will carry (system prompt + tools), shown before any turn. */
+  contextTokens?: number;
 }
 
 export function initialViewState(o: InitialViewOptions): ViewState {
@@ -112,9 +117,9 @@ export function initialViewState(o: InitialViewOptions): ViewState {
     status: {
       provider: o.provider,
       model: o.model,
-      contextTokens: 0,
+      contextTokens: o.contextTokens ?? 0,
       contextWindow: o.contextWindow ?? 0,
-      costUsd: 0,
+      costUsd: undefined,
       running: false,
       turnStartedAt: null,
       permissionMode: o.permissionMode,
@@ -201,10 +206,14 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
         "warn",
         t("view.retry", { attempt: input.attempt, seconds: (input.delayMs / 1000).toFixed(1), message: input.error.message }),
       );
-    case "provider.switched":
-      return addNotice(state, "warn", t("view.providerSwitched", { from: input.from, to: input.to, reason: input.reason }));
+    case "provider.switched": {
+      // The status line names who serves: the fallback entry, or the primary again when the chain goes back to it.
+      const s = addNotice(state, "warn", t("view.providerSwitched", { from: input.from, to: input.to, reason: input.reason }));
+      const primary = input.to === s.status.provider || input.to === `${s.status.provider}:${s.status.model}`;
+      return { ...s, status: { ...s.status, serving: primary ? undefined : input.to } };
+    }
     case "model.changed":
-      return { ...state, status: { ...state.status, provider: input.provider, model: input.model, ...(input.contextWindow ? { contextWindow: input.contextWindow } : {}) } };
+      return { ...state, status: { ...state.status, provider: input.provider, model: input.model, serving: undefined, ...(input.contextWindow ? { contextWindow: input.contextWindow } : {}) } };
     case "permission_mode.changed":
     case "ui.set_permission_mode":
       return { ...state, status: { ...state.status, permissionMode: input.mode } };
@@ -338,6 +347,13 @@ function updateCall(s: ViewState, callId: string, f: (c: ToolCallView) => ToolCa
   return { ...s, live: { ...s.live, tools: { ...tools, calls: tools.calls.map((c) => (c.callId === callId ? f(c) : c)) } } };
 }
 
+/**
+ * A notice goes after what came before it, as in the event order (headless prints it there): the live answer
+ * text and a finished tool group are committed first, or "Interrupted." and the pipeline line would be drawn
+ * above the block they follow. A group with a call still running stays live (its updates must reach it).
+ */
 function addNotice(s: ViewState, level: "info" | "warn" | "error", text: string): ViewState {
-  return { ...s, items: [...s.items, { kind: "notice", level, text }] };
+  let c = s.live.tail || s.live.thinking ? commitText(s) : s;
+  if (c.live.tools && c.live.tools.calls.every((call) => call.status !== "running")) c = commitTools(c);
+  return { ...c, items: [...c.items, { kind: "notice", level, text }] };
 }

@@ -1,0 +1,84 @@
+// Status line figures: cost only once a priced call happened, the first request's size before any turn, one
+// token format shared with /stats, the provider actually serving during a fallback; notices in event order.
+import { expect, test } from "bun:test";
+import { initialViewState, reduce, type ViewInput, type ViewState } from "../../../src/ui/tui/view-model.ts";
+import { formatTokens, statusText } from "../../../src/ui/tui/status-line.ts";
+import { statsText } from "../../../src/cli/interactive-commands.ts";
+import { UsageTracker } from "../../../src/llm/usage.ts";
+import { zeroUsage } from "./fake-session.ts";
+
+const init = (o: { contextTokens?: number; contextWindow?: number } = {}) =>
+  initialViewState({ provider: "OPENAI", model: "gpt-4o", permissionMode: "default", displayMode: "full", ...o });
+const run = (events: ViewInput[], s: ViewState = init()) => events.reduce((acc, e) => reduce(acc, e, 1000), s);
+const done = (extra: { costUsd?: number } = {}): ViewInput => ({ type: "turn.completed", turnId: "t", stopReason: "stop", usage: zeroUsage, totalUsage: zeroUsage, contextTokens: 2000, contextWindow: 32_768, ...extra });
+const line = (s: ViewState) => statusText(s, 1000, 0);
+
+test("no priced call: no cost segment (not $0.0000); a priced call shows its cost as /stats does", () => {
+  expect(line(init())).not.toContain("$");
+  const unpriced = run([{ type: "turn.started", turnId: "t", input: "q" }, done()]);
+  expect(line(unpriced)).not.toContain("$");
+  expect(line(run([done({ costUsd: 0.5 })], unpriced))).toContain(" · $0.50 · ");
+  expect(line(run([done({ costUsd: 0.0042 })]))).toContain(" · $0.0042 · ");
+});
+
+test("before the first turn the status line shows the first request's estimated size", () => {
+  const s = init({ contextTokens: 1600, contextWindow: 32_768 });
+  expect(line(s)).toContain("1.6k/32.8k (5%)");
+});
+
+test("one token format: 32,768 reads 32.8k in the status line and in /stats", () => {
+  expect(formatTokens(32_768)).toBe("32.8k");
+  expect(formatTokens(32_000)).toBe("32k");
+  expect(formatTokens(1_234)).toBe("1.2k");
+  expect(formatTokens(131_072)).toBe("131k");
+  expect(formatTokens(950)).toBe("950");
+  expect(formatTokens(1_500_000)).toBe("1.5M");
+  expect(line(run([done()]))).toContain("2k/32.8k (6%)");
+  expect(statsText(new UsageTracker(), 1600, 32_768)).toContain("Context: 1.6k / 32.8k tokens (5%)");
+});
+
+test("provider.switched: the status line names the fallback serving, and the primary again when it serves", () => {
+  const s = run([{ type: "provider.switched", from: "OPENAI:gpt-4o", to: "OLLAMA:qwen3:8b", reason: "overloaded: busy" }]);
+  expect(line(s).startsWith("OLLAMA:qwen3:8b (fallback) · ")).toBe(true);
+  expect(line(s)).not.toContain("gpt-4o");
+  const back = run([{ type: "provider.switched", from: "OLLAMA:qwen3:8b", to: "OPENAI:gpt-4o", reason: "primary available again" }], s);
+  expect(line(back).startsWith("OPENAI · gpt-4o · ")).toBe(true);
+  const picked = run([{ type: "model.changed", provider: "CLAUDEAI", model: "claude-x" }], s);
+  expect(line(picked).startsWith("CLAUDEAI · claude-x · ")).toBe(true);
+});
+
+test("notices come after the block that preceded them: a finished tool group, the partial answer", () => {
+  const toolsThenNotice = run([
+    { type: "turn.started", turnId: "t", input: "q" },
+    { type: "tool.started", callId: "1", name: "read", args: {}, title: "read a", batchId: "b" },
+    { type: "tool.completed", callId: "1", name: "read", isError: false, result: "x", durationMs: 1, batchId: "b" },
+    { type: "pipeline", stage: "microcompact", summary: "microcompact: 1 old result shortened" },
+  ]);
+  expect(toolsThenNotice.items.map((i) => i.kind)).toEqual(["user", "tools", "notice"]);
+  expect(toolsThenNotice.live.tools).toBeNull();
+
+  const interrupted = run([
+    { type: "turn.started", turnId: "t", input: "q" },
+    { type: "tool.started", callId: "1", name: "exec", args: {}, title: "exec sleep", batchId: "b" },
+    { type: "tool.completed", callId: "1", name: "exec", isError: true, result: "[interrupted]", durationMs: 1, batchId: "b" },
+    { type: "notice", level: "info", text: "Interrupted." },
+    { ...done(), stopReason: "interrupted" } as ViewInput,
+  ]);
+  expect(interrupted.items.map((i) => i.kind)).toEqual(["user", "tools", "notice"]);
+
+  const midAnswer = run([
+    { type: "turn.started", turnId: "t", input: "q" },
+    { type: "message.delta", messageId: "m", text: "partial answer", partial: "partial answer" },
+    { type: "error", message: "stream dropped" },
+    { type: "message.completed", messageId: "m", message: { role: "assistant", content: "partial answer" } },
+  ]);
+  expect(midAnswer.items.map((i) => (i.kind === "markdown" ? i.text : i.kind))).toEqual(["user", "partial answer", "notice"]);
+
+  // A call still running keeps its group live (its output must still reach it).
+  const running = run([
+    { type: "tool.started", callId: "1", name: "exec", args: {}, title: "exec", batchId: "b" },
+    { type: "notice", level: "info", text: "note" },
+    { type: "tool.updated", callId: "1", output: "more" },
+  ]);
+  expect(running.live.tools?.calls[0]?.output).toBe("more");
+});
