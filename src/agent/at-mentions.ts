@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { relative } from "node:path";
 import { safeHead } from "../util/text.ts";
+import { t } from "../i18n/i18n.ts";
 import { createPathPolicy, realpathLenient, type PathPolicy } from "../tool/workspace.ts";
 
 export const AT_MENTION_CAP = 50_000;
@@ -100,12 +101,12 @@ function resolveMention(raw: string, paths: PathPolicy): Resolved {
     } catch {
       continue;
     }
-    if (st.isDirectory()) return { kind: "error", message: `@${token} is a directory; only files are attached.` };
+    if (st.isDirectory()) return { kind: "error", message: t("mention.directory", { token }) };
     if (st.isFile()) return { kind: "file", abs, token };
   }
   if (firstError) return { kind: "error", message: firstError };
   if (!looksLikePath(stripped || raw)) return { kind: "ignore" };
-  return { kind: "error", message: `@${stripped || raw}: no such file; the prompt was sent as written.` };
+  return { kind: "error", message: t("mention.missing", { token: stripped || raw }) };
 }
 
 function looksLikePath(s: string): boolean {

@@ -224,6 +224,9 @@ export const en = {
   "update.permissionHint": " (permission denied: rerun with permission to write there, or reinstall with install.sh)",
   "update.replaceFailed": "could not replace {path}: {error}{hint}. The installed version was left as it was.",
   "cli.rewound": "rewound to checkpoint {checkpoint} ({label}). {notes}",
+  "core.windowAssumed": "The context window of {model} is unknown; assuming a conservative {window} tokens (set CHATCLI_CONTEXT_WINDOW or \"contextWindow\" in settings to change it).",
+  "mention.directory": "@{token} is a directory; only files are attached.",
+  "mention.missing": "@{token}: no such file; the prompt was sent as written.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -446,4 +449,7 @@ export const ptBR: Record<MessageKey, string> = {
   "update.permissionHint": " (permissão negada: execute de novo com permissão de escrita ali ou reinstale com install.sh)",
   "update.replaceFailed": "não foi possível substituir {path}: {error}{hint}. A versão instalada ficou como estava.",
   "cli.rewound": "voltou ao checkpoint {checkpoint} ({label}). {notes}",
+  "core.windowAssumed": "A janela de contexto de {model} é desconhecida; assumindo conservadores {window} tokens (defina CHATCLI_CONTEXT_WINDOW ou \"contextWindow\" nas configurações para mudar).",
+  "mention.directory": "@{token} é um diretório; só arquivos são anexados.",
+  "mention.missing": "@{token}: arquivo não encontrado; o prompt foi enviado como escrito.",
 };

@@ -32,7 +32,7 @@ export interface ContextManagerOptions {
 
 /** The notice for a model whose window nobody reported: the figure assumed and how to change it. */
 export function assumedWindowNote(model: string, window: number): string {
-  return `The context window of ${model} is unknown; assuming a conservative ${window.toLocaleString("en-US")} tokens (set CHATCLI_CONTEXT_WINDOW or "contextWindow" in settings to change it).`;
+  return t("core.windowAssumed", { model, window: window.toLocaleString("en-US") });
 }
 
 export interface ContextManager {
