@@ -112,6 +112,9 @@ export function startFakeSse(opts: FakeSseOptions = {}): FakeSseServer {
             return;
           }
           if (reply.dropAfter !== undefined && i >= reply.dropAfter) {
+            // Let the headers and the events before the drop reach the client first; erroring at once can
+            // reset the socket before the response starts (a connect-time failure, which is retried).
+            await Bun.sleep(30);
             c.error(new Error("fake drop"));
             return;
           }
