@@ -1,45 +1,20 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
+import { afterEach, expect, test } from "bun:test";
+import type { TestRendererSetup } from "@opentui/core/testing";
 import { setLang } from "../../../src/i18n/i18n.ts";
-import { TuiApp } from "../../../src/ui/tui/tui-app.ts";
+import type { TuiApp } from "../../../src/ui/tui/tui-app.ts";
 import { FakeSession, streamAnswer, turnCompleted } from "./fake-session.ts";
+import { useTuiHarness } from "./tui-harness.ts";
 
-let dir: string;
+const tui = useTuiHarness("tui-restore-");
+const frame = tui.frame;
 let setup: TestRendererSetup;
 let session: FakeSession;
 let app: TuiApp;
 
 async function start() {
   setLang("en");
-  setup = await createTestRenderer({ width: 100, height: 24, exitOnCtrlC: false });
   session = new FakeSession();
-  app = new TuiApp(setup.renderer, {
-    session,
-    provider: "ollama",
-    model: "qwen3:8b",
-    cwd: dir,
-    inline: false,
-    permissionMode: "default",
-    historyFile: join(dir, "history.jsonl"),
-    displayMode: "full",
-    onExit: () => undefined,
-  });
-  await setup.renderOnce();
-}
-
-async function frame(pred: (f: string) => boolean): Promise<string> {
-  app.syncNow();
-  let f = "";
-  for (let i = 0; i < 100; i++) {
-    await setup.renderOnce();
-    f = setup.captureCharFrame();
-    if (pred(f)) return f;
-    await Bun.sleep(20);
-  }
-  return f;
+  ({ setup, app } = await tui.start({ session }, { width: 100 }));
 }
 
 async function send(text: string) {
@@ -50,14 +25,8 @@ async function send(text: string) {
 
 const providerDown = { type: "error" as const, message: "Cannot reach Ollama at http://127.0.0.1:9." };
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "tui-restore-"));
-});
-afterEach(async () => {
+afterEach(() => {
   setLang("en");
-  app?.destroy();
-  await setup?.dispose();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("a submitted turn that fails before any answer puts the text back into the empty prompt, with a notice", async () => {

@@ -1,19 +1,20 @@
 // Flow tests of Esc+Esc rewind: a real Session (scripted provider, real write tool through the tool host's
 // beforeFileChange hook), a real CheckpointStore on a temp dir, and the TuiApp on the OpenTUI test renderer.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeEach, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
-import { TuiApp } from "../../../src/ui/tui/tui-app.ts";
+import type { TestRendererSetup } from "@opentui/core/testing";
+import type { TuiApp } from "../../../src/ui/tui/tui-app.ts";
 import { Session } from "../../../src/agent/session.ts";
 import { CheckpointStore } from "../../../src/agent/checkpoints.ts";
 import { createToolHost } from "../../../src/agent/tool-host-impl.ts";
 import { createPathPolicy } from "../../../src/tool/workspace.ts";
 import { createPermissionPolicy } from "../../../src/tool/permission.ts";
 import { ScriptedProvider } from "../../support/scripted-provider.ts";
+import { useTuiHarness } from "./tui-harness.ts";
 
-let dir: string;
+const tui = useTuiHarness("tui-rewind-");
+const frame = tui.frame;
 let project: string;
 let setup: TestRendererSetup;
 let app: TuiApp;
@@ -22,14 +23,13 @@ let store: CheckpointStore;
 let provider: ScriptedProvider;
 
 async function start(opts: { inline?: boolean } = {}) {
-  setup = await createTestRenderer({ width: 100, height: 30, exitOnCtrlC: false, ...(opts.inline ? { screenMode: "split-footer" as const, footerHeight: 12, externalOutputMode: "capture-stdout" as const } : {}) });
   provider = new ScriptedProvider([]);
-  store = new CheckpointStore({ sessionId: "s1", dir: join(dir, "home", "snapshots", "s1"), projectRoot: project, publish: (e) => session.publish(e) });
+  store = new CheckpointStore({ sessionId: "s1", dir: join(tui.dir, "home", "snapshots", "s1"), projectRoot: project, publish: (e) => session.publish(e) });
   const tools = createToolHost({
     projectRoot: project,
     cwd: project,
     paths: createPathPolicy({ projectRoot: project, extraReadPaths: [] }),
-    policy: createPermissionPolicy({ homeDir: join(dir, "home"), projectRoot: project, mode: "bypass" }),
+    policy: createPermissionPolicy({ homeDir: join(tui.dir, "home"), projectRoot: project, mode: "bypass" }),
     env: {},
     beforeFileChange: (p) => store.beforeFileChange(p),
     aroundExec: store.aroundExec,
@@ -48,32 +48,19 @@ async function start(opts: { inline?: boolean } = {}) {
     onCheckpoint: (h) => void store.save(h),
     rewind: (op, h) => store.rewind(op, h),
   });
-  app = new TuiApp(setup.renderer, {
-    session,
-    provider: "SCRIPTED",
-    model: "scripted-model",
-    cwd: project,
-    inline: opts.inline ?? false,
-    permissionMode: "bypass",
-    historyFile: join(dir, "history.jsonl"),
-    displayMode: "full",
-    checkpoints: store,
-    rewindEscMs: 500,
-    onExit: () => undefined,
-  });
-  await setup.renderOnce();
-}
-
-async function frame(pred: (f: string) => boolean = () => true): Promise<string> {
-  let f = "";
-  for (let i = 0; i < 150; i++) {
-    app.syncNow();
-    await setup.renderOnce();
-    f = setup.captureCharFrame();
-    if (pred(f)) return f;
-    await Bun.sleep(20);
-  }
-  return f;
+  ({ setup, app } = await tui.start(
+    {
+      session,
+      provider: "SCRIPTED",
+      model: "scripted-model",
+      cwd: project,
+      inline: opts.inline ?? false,
+      permissionMode: "bypass",
+      checkpoints: store,
+      rewindEscMs: 500,
+    },
+    { width: 100, height: 30, ...(opts.inline ? { screenMode: "split-footer" as const, footerHeight: 12, externalOutputMode: "capture-stdout" as const } : {}) },
+  ));
 }
 
 async function until(pred: () => boolean, what: string): Promise<void> {
@@ -107,15 +94,9 @@ const down = async (n: number) => {
 };
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "tui-rewind-"));
-  project = join(dir, "project");
+  project = join(tui.dir, "project");
   mkdirSync(project);
   writeFileSync(join(project, "a.txt"), "v0\n");
-});
-afterEach(async () => {
-  app?.destroy();
-  await setup?.dispose();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("two Escapes 40 ms apart open the menu; 700 ms apart they do not", async () => {

@@ -1,61 +1,22 @@
 // Tool-use labels on screen (issue 9): full mode shows `● <label>` after the group; compact mode puts it in the
 // group header when it arrives in time, else shows the standalone line — never twice, never zero times.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
-import { TuiApp } from "../../../src/ui/tui/tui-app.ts";
+import { describe, expect, test } from "bun:test";
+import type { TuiApp } from "../../../src/ui/tui/tui-app.ts";
 import { initialViewState, reduce, type DisplayMode, type ViewInput, type ViewState } from "../../../src/ui/tui/view-model.ts";
 import type { AgentEvent } from "../../../src/protocol/events.ts";
 import type { Message } from "../../../src/protocol/message.ts";
 import { FakeSession, streamAnswer, turnCompleted } from "./fake-session.ts";
+import { useTuiHarness } from "./tui-harness.ts";
 
-let dir: string;
-let setup: TestRendererSetup | undefined;
+const tui = useTuiHarness("tui-summary-");
+const frame = tui.frame;
 let session: FakeSession;
-let app: TuiApp | undefined;
+let app: TuiApp;
 
 async function start(displayMode: DisplayMode) {
-  setup = await createTestRenderer({ width: 80, height: 30, exitOnCtrlC: false });
   session = new FakeSession();
-  app = new TuiApp(setup.renderer, {
-    session,
-    provider: "ollama",
-    model: "qwen3:8b",
-    cwd: dir,
-    inline: false,
-    permissionMode: "default",
-    historyFile: join(dir, "history.jsonl"),
-    displayMode,
-    gitBranch: "main",
-    onExit: () => {},
-  });
-  await setup.renderOnce();
+  ({ app } = await tui.start({ session, displayMode, gitBranch: "main" }, { height: 30 }));
 }
-
-async function frame(pred: (f: string) => boolean = () => true): Promise<string> {
-  app!.syncNow();
-  let f = "";
-  for (let i = 0; i < 150; i++) {
-    await setup!.renderOnce();
-    f = setup!.captureCharFrame();
-    if (pred(f)) return f;
-    await Bun.sleep(20);
-  }
-  return f;
-}
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "tui-summary-"));
-});
-afterEach(async () => {
-  app?.destroy();
-  await setup?.dispose();
-  app = undefined;
-  setup = undefined;
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const LABEL = "Read three config files";
 const count = (f: string, s: string) => f.split(s).length - 1;
@@ -148,7 +109,7 @@ describe("compact mode", () => {
     expect(f).not.toContain("Read × 3");
     expect(lineOf(f, LABEL)).toBeLessThan(lineOf(f, "All three configs agree"));
     // Full mode shows both groups and both labels as their own lines.
-    app!.dispatch({ type: "ui.set_display_mode", mode: "full" });
+    app.dispatch({ type: "ui.set_display_mode", mode: "full" });
     f = await frame((x) => x.includes("Read × 2"));
     expect(count(f, LABEL)).toBe(1);
     expect(count(f, "● Checked file0")).toBe(1);
@@ -158,11 +119,11 @@ describe("compact mode", () => {
     await start("full");
     inTime(session);
     await frame((x) => x.includes("All three configs agree"));
-    app!.dispatch({ type: "ui.set_display_mode", mode: "compact" });
+    app.dispatch({ type: "ui.set_display_mode", mode: "compact" });
     let f = await frame((x) => !x.includes("Read × 3"));
     expect(count(f, LABEL)).toBe(1);
     expect(f).not.toContain("Read × 3");
-    app!.dispatch({ type: "ui.set_display_mode", mode: "full" });
+    app.dispatch({ type: "ui.set_display_mode", mode: "full" });
     f = await frame((x) => x.includes("Read × 3"));
     expect(count(f, LABEL)).toBe(1);
   });
@@ -171,7 +132,7 @@ describe("compact mode", () => {
     await start("compact");
     late(session);
     await frame((x) => x.includes(LABEL));
-    app!.dispatch({ type: "ui.set_display_mode", mode: "full" });
+    app.dispatch({ type: "ui.set_display_mode", mode: "full" });
     const f = await frame((x) => x.includes("file1.json"));
     expect(count(f, LABEL)).toBe(1);
   });

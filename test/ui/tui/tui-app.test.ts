@@ -1,58 +1,21 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
-import { TuiApp, type TuiAppOptions } from "../../../src/ui/tui/tui-app.ts";
+import { expect, test } from "bun:test";
+import type { TestRendererSetup } from "@opentui/core/testing";
+import type { TuiApp, TuiAppOptions } from "../../../src/ui/tui/tui-app.ts";
 import { FakeSession, streamAnswer, turnCompleted } from "./fake-session.ts";
+import { useTuiHarness } from "./tui-harness.ts";
 
-let dir: string;
+const tui = useTuiHarness("tui-app-");
+const frame = tui.frame;
 let setup: TestRendererSetup;
 let session: FakeSession;
 let app: TuiApp;
 let exits: number[];
 
 async function start(extra: Partial<TuiAppOptions> = {}, size = { width: 80, height: 24 }) {
-  setup = await createTestRenderer({ ...size, exitOnCtrlC: false });
   session = new FakeSession();
   exits = [];
-  app = new TuiApp(setup.renderer, {
-    session,
-    provider: "ollama",
-    model: "qwen3:8b",
-    cwd: dir,
-    inline: false,
-    permissionMode: "default",
-    historyFile: join(dir, "history.jsonl"),
-    displayMode: "full",
-    gitBranch: "main",
-    onExit: (c) => exits.push(c),
-    ...extra,
-  });
-  await setup.renderOnce();
+  ({ setup, app } = await tui.start({ session, gitBranch: "main", onExit: (c) => exits.push(c), ...extra }, size));
 }
-
-/** Markdown renders asynchronously (parser worker): poll frames until `pred` holds, or give up after ~3 s. */
-async function frame(pred: (f: string) => boolean = () => true): Promise<string> {
-  app.syncNow();
-  let f = "";
-  for (let i = 0; i < 150; i++) {
-    await setup.renderOnce();
-    f = setup.captureCharFrame();
-    if (pred(f)) return f;
-    await Bun.sleep(20);
-  }
-  return f;
-}
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "tui-app-"));
-});
-afterEach(async () => {
-  app?.destroy();
-  await setup?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 test("idle frame shows the prompt and the status line", async () => {
   await start();

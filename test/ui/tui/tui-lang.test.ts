@@ -1,56 +1,23 @@
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
+import { afterEach, expect, test } from "bun:test";
+import type { TestRendererSetup } from "@opentui/core/testing";
 import { setLang } from "../../../src/i18n/i18n.ts";
-import { TuiApp } from "../../../src/ui/tui/tui-app.ts";
 import { FakeSession, streamAnswer } from "./fake-session.ts";
+import { useTuiHarness } from "./tui-harness.ts";
 
 // setLang is process-global and bun runs every test file in one process: each test sets its language and
 // afterEach puts English back, so no other file sees pt-BR whatever the order.
-let dir: string;
+const tui = useTuiHarness("tui-lang-");
+const frame = tui.frame;
 let setup: TestRendererSetup;
 let session: FakeSession;
-let app: TuiApp;
 
 async function start() {
-  setup = await createTestRenderer({ width: 100, height: 24, exitOnCtrlC: false });
   session = new FakeSession();
-  app = new TuiApp(setup.renderer, {
-    session,
-    provider: "ollama",
-    model: "qwen3:8b",
-    cwd: dir,
-    inline: false,
-    permissionMode: "default",
-    historyFile: join(dir, "history.jsonl"),
-    displayMode: "full",
-    onExit: () => undefined,
-  });
-  await setup.renderOnce();
+  ({ setup } = await tui.start({ session }, { width: 100 }));
 }
 
-async function frame(pred: (f: string) => boolean): Promise<string> {
-  app.syncNow();
-  let f = "";
-  for (let i = 0; i < 100; i++) {
-    await setup.renderOnce();
-    f = setup.captureCharFrame();
-    if (pred(f)) return f;
-    await Bun.sleep(20);
-  }
-  return f;
-}
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "tui-lang-"));
-});
-afterEach(async () => {
+afterEach(() => {
   setLang("en");
-  app?.destroy();
-  await setup?.dispose();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("pt-BR: placeholder, running status, queue and approval box are in Portuguese", async () => {
