@@ -8,38 +8,15 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { createCliRenderer, type CliRenderer } from "@opentui/core";
-import type { PermissionMode } from "../../protocol/events.ts";
-import type { SessionLike } from "../../protocol/session-like.ts";
-import { TuiApp, type ModelChoice } from "./tui-app.ts";
-import type { SlashCommand } from "./completion.ts";
+import { TuiApp, type TuiAppOptions } from "./tui-app.ts";
 import type { DisplayMode } from "./view-model.ts";
-import type { CheckpointSource } from "./rewind-menu.ts";
 import { gitBranch } from "./git-branch.ts";
 import { t } from "../../i18n/i18n.ts";
 
-export interface RunTuiOptions {
-  session: SessionLike;
-  provider: string;
-  model: string;
+/** The TuiApp's options minus what runTui supplies itself (exit, log, tmux copy, the Esc+Esc window from env). */
+export interface RunTuiOptions extends Omit<TuiAppOptions, "onExit" | "log" | "onCopy" | "rewindEscMs"> {
   version: string;
-  cwd: string;
-  inline: boolean;
-  permissionMode: PermissionMode;
-  /** Prompt history, per project. */
-  historyFile: string;
   logFile: string;
-  displayMode: DisplayMode;
-  gitBranch?: string;
-  contextWindow?: number;
-  /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
-  contextTokens?: number;
-  /** Returns text to show as a notice. */
-  onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
-  onRewindRequest?(): void;
-  /** Checkpoints for the Esc+Esc / rewind menu (issue 7). */
-  checkpoints?: CheckpointSource;
-  listModels?(): Promise<ModelChoice[]>;
-  extraCommands?: SlashCommand[];
 }
 
 /** `CHATCLI_CODER_UI=full|compact` overrides the configured display mode. */
