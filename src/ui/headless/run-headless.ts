@@ -6,7 +6,7 @@
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Session } from "../../agent/session.ts";
 import type { OutputFormat } from "../../cli/args.ts";
-import { MarkupHoldback } from "./markup-holdback.ts";
+import { MarkupHoldback } from "../shared/markup-holdback.ts";
 import { t } from "../../i18n/i18n.ts";
 
 export interface HeadlessResult {

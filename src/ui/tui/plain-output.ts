@@ -6,6 +6,7 @@
 import { createInterface } from "node:readline";
 import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
 import type { SessionLike } from "../../protocol/session-like.ts";
+import { DisplayFilter } from "../shared/display-filter.ts";
 import { t } from "../../i18n/i18n.ts";
 
 export interface PlainOutput {
@@ -31,7 +32,11 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
     if (inputEnded && !running && !pendingApproval && queued === 0) resolveDone(0);
   };
 
-  const unsubscribe = session.subscribe((e: AgentEvent) => {
+  const display = new DisplayFilter();
+  const unsubscribe = session.subscribe((raw: AgentEvent) => {
+    for (const e of display.apply(raw)) onEvent(e);
+  });
+  function onEvent(e: AgentEvent): void {
     switch (e.type) {
       case "turn.started":
         running = true;
@@ -75,7 +80,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
       default:
         break;
     }
-  });
+  }
 
   const rl = createInterface({ input, terminal: false });
   rl.on("line", (text) => {

@@ -27,6 +27,7 @@ import { approvalChunks, decisionForKey } from "./approval-box.ts";
 import { Picker, type PickerItem } from "./picker.ts";
 import { RewindMenu, type CheckpointSource } from "./rewind-menu.ts";
 import { t } from "../../i18n/i18n.ts";
+import { DisplayFilter } from "../shared/display-filter.ts";
 import { formatCost, formatTokens } from "../../llm/usage.ts";
 
 export interface ModelChoice {
@@ -190,7 +191,11 @@ export class TuiApp {
     renderer.keyInput.on("keypress", this.onKey);
     renderer.on("selection", this.onSelection);
     this.prompt.focus();
-    this.unsubscribe = opts.session.subscribe((e) => this.dispatch(e, false));
+    // Text-protocol tool-call markup never reaches the transcript (the history keeps it).
+    const display = new DisplayFilter();
+    this.unsubscribe = opts.session.subscribe((e) => {
+      for (const shown of display.apply(e)) this.dispatch(shown, false);
+    });
     this.syncNow();
   }
 

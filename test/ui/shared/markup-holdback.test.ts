@@ -1,6 +1,6 @@
 // Headless text output streams prose but never the text-protocol tool-call markup, whatever the chunking.
 import { expect, test } from "bun:test";
-import { MarkupHoldback } from "../../../src/ui/headless/markup-holdback.ts";
+import { MarkupHoldback } from "../../../src/ui/shared/markup-holdback.ts";
 
 function feed(text: string, size: number, shown: string): { out: string; beforeCompletion: string } {
   let out = "";
