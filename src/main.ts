@@ -13,11 +13,11 @@ import { authCommand } from "./cli/commands/auth.ts";
 import { registerOpenAiCompatibleFromSettings } from "./llm/providers/openai-compatible.ts";
 import { describeLlmError } from "./cli/describe-error.ts";
 import { CliFailure, resolveModel } from "./cli/resolve-model.ts";
-import { wireSession } from "./cli/wire-session.ts";
+import { wireSession, type WiredSession } from "./cli/wire-session.ts";
 import { resolveResume, sessionsCommand } from "./cli/commands/sessions.ts";
 import { createSlashCommands, type SlashHandler } from "./cli/slash-commands.ts";
 import { transcriptEvents, withReplay } from "./store/session-replay.ts";
-import { rewindFlag } from "./agent/checkpoints/rewind-flag.ts";
+import { rewindFlag, type RewindFlagResult } from "./agent/checkpoints/rewind-flag.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load-config.ts";
 import { detectLang, setLang } from "./i18n/i18n.ts";
 import { t } from "./i18n/i18n.ts";
@@ -128,12 +128,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   });
   const session = wired.session;
   if (cmd.rewind !== undefined) {
-    const r = await rewindFlag(session, wired.checkpoints, cmd.rewind);
-    if (typeof r === "string") {
-      process.stderr.write(`chatcli: ${r}\n`);
-      wired.dispose();
-      return 1;
-    }
+    const r = await applyRewindFlag(wired, cmd.rewind);
+    if (!r) return 1;
     process.stderr.write(`chatcli: ${t("cli.rewound", { checkpoint: cmd.rewind, label: r.checkpoint.label, notes: r.notes.join(" ") })}\n`);
   }
   const onSigint = () => session.submit({ type: "interrupt" });
@@ -156,6 +152,15 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   return result.exitCode;
 }
 
+/** `--rewind N` before the first turn. On failure says why on stderr and disposes the session: the caller exits 1. */
+async function applyRewindFlag(wired: WiredSession, n: number): Promise<RewindFlagResult | null> {
+  const r = await rewindFlag(wired.session, wired.checkpoints, n);
+  if (typeof r !== "string") return r;
+  process.stderr.write(`chatcli: ${r}\n`);
+  wired.dispose();
+  return null;
+}
+
 async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "interactive" }>, logger: Logger): Promise<number> {
   // Start loading OpenTUI (the largest module graph) while the model info round trips are in flight.
   if (!cmd.noTui && process.stdout.isTTY) import("./ui/tui/run-tui.ts").catch(() => undefined);
@@ -167,12 +172,8 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   let replay = resume ? transcriptEvents(resume, { contextWindow: session.contextWindow }) : [];
   if (cmd.rewind !== undefined) {
     // Issue 7: rewind before the TUI starts; it then shows the restored conversation with the prompt put back.
-    const r = await rewindFlag(session, wired.checkpoints, cmd.rewind);
-    if (typeof r === "string") {
-      process.stderr.write(`chatcli: ${r}\n`);
-      wired.dispose();
-      return 1;
-    }
+    const r = await applyRewindFlag(wired, cmd.rewind);
+    if (!r) return 1;
     const restored = resume ? transcriptEvents({ ...resume, viewEvents: [], history: [...session.messages] }, { contextWindow: session.contextWindow }) : [];
     replay = [...restored, ...r.notes.map((text) => ({ type: "notice" as const, level: "info" as const, text })), r.event];
   }
