@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -56,8 +56,7 @@ describe("compiled binary", () => {
 
   test.skipIf(!hasTmux())("the TUI starts, answers, and quits with Ctrl+C twice, restoring the terminal", async () => {
     const marker = join(b.dir, "tui-exit");
-    const envs = Object.entries({ ...b.env, OLLAMA_HOST: fake.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
-    const tmux = new Tmux(join(b.dir, "tmux.sock"), `cd '${b.dir}' && env ${envs} '${b.bin}'; echo $? > '${marker}'; sleep 30`);
+    const tmux = new Tmux(join(b.dir, "tmux.sock"), paneCommand(b, "", { env: { OLLAMA_HOST: fake.url }, after: `echo $? > '${marker}'; sleep 30` }));
     try {
       await tmux.waitFor((s) => s.includes("qwen3:8b"));
       expect(tmux.display("#{alternate_on}")).toBe("1");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -142,8 +142,7 @@ describe("compiled binary: foundation", () => {
   });
 
   test.skipIf(!hasTmux())("the TUI names the first installed model when none was chosen", async () => {
-    const envs = Object.entries({ ...b.env, OLLAMA_HOST: fake.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
-    const tmux = new Tmux(join(b.dir, "found-tmux.sock"), `cd '${b.dir}' && env ${envs} '${b.bin}'; sleep 30`);
+    const tmux = new Tmux(join(b.dir, "found-tmux.sock"), paneCommand(b, "", { env: { OLLAMA_HOST: fake.url } }));
     try {
       const screen = await tmux.waitFor((s) => s.includes("Ask anything"));
       expect(screen).toContain("first:1b");

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let slow: FakeOllama;
@@ -27,8 +27,7 @@ afterAll(() => {
 
 function startTui(host: string, extraEnv: Record<string, string>): Tmux {
   const id = ++n;
-  const envs = Object.entries({ ...b.env, OLLAMA_HOST: host, ...extraEnv }).map(([k, v]) => `${k}='${v}'`).join(" ");
-  const t = new Tmux(join(b.dir, `tmux-i18n-${id}.sock`), `cd '${b.dir}' && env ${envs} '${b.bin}' --model qwen3:8b; sleep 30`);
+  const t = new Tmux(join(b.dir, `tmux-i18n-${id}.sock`), paneCommand(b, "--model qwen3:8b", { env: { OLLAMA_HOST: host, ...extraEnv } }));
   tmuxes.push(t);
   return t;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -30,10 +30,6 @@ const freshTmp = (): void => {
 };
 const env = (extra: Record<string, string> = {}) => ({ OLLAMA_HOST: fake.url, TMPDIR: tmp, ...extra });
 const workspaces = () => readdirSync(tmp).filter((n) => n.startsWith("chatcli-agent-"));
-const shellEnv = (extra: Record<string, string> = {}) =>
-  Object.entries({ ...b.env, ...env(extra) })
-    .map(([k, v]) => `${k}='${v}'`)
-    .join(" ");
 const echoTmp = () => fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "echo AGENT_TMP=$CHATCLI_AGENT_TMPDIR" } }], chunks: [] }, { text: "done" });
 
 describe("session workspace (compiled binary)", () => {
@@ -110,7 +106,7 @@ describe.skipIf(!hasTmux())("TUI (compiled binary in tmux)", () => {
     fake.enqueue({ toolCalls: [{ name: "read", arguments: { path: "big.txt" } }], chunks: [] });
     for (const n of ["a", "b", "c", "d"]) fake.enqueue({ toolCalls: [{ name: "read", arguments: { path: `${n}.txt` } }], chunks: [] });
     fake.enqueue({ text: "all read" });
-    const tmux = new Tmux(join(b.home, "tmux-pipeline-1.sock"), `cd '${b.dir}' && env ${shellEnv()} '${b.bin}' --model coder:7b; echo EXITED=$?; sleep 30`, 110, 40);
+    const tmux = new Tmux(join(b.home, "tmux-pipeline-1.sock"), paneCommand(b, "--model coder:7b", { env: env(), after: "echo EXITED=$?; sleep 30" }), 110, 40);
     try {
       await tmux.waitFor((s) => s.includes("Ask anything"));
       expect(workspaces()).toHaveLength(1);
@@ -132,7 +128,7 @@ describe.skipIf(!hasTmux())("TUI (compiled binary in tmux)", () => {
     const policy = join(b.dir, ".chatcli", "coder_policy.json");
     rmSync(policy, { force: true });
     const touch = () => fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "touch approved.txt" } }], chunks: [] }, { text: "touched" });
-    const start = (sock: string) => new Tmux(join(b.home, sock), `cd '${b.dir}' && env ${shellEnv()} '${b.bin}' --model coder:7b; echo EXITED=$?; sleep 30`);
+    const start = (sock: string) => new Tmux(join(b.home, sock), paneCommand(b, "--model coder:7b", { env: env(), after: "echo EXITED=$?; sleep 30" }));
     touch();
     let tmux = start("tmux-pipeline-2.sock");
     try {

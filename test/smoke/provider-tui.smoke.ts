@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startFakeSse, type FakeSseServer } from "../support/fake-sse-servers.ts";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let sse: FakeSseServer;
@@ -32,9 +32,8 @@ afterAll(() => {
 });
 
 function start(args: string, extra: Record<string, string> = {}): Tmux {
-  const env = { ...b.env, OLLAMA_HOST: ollama.url, OPENAI_API_KEY: "sk-test-1234567", OPENAI_BASE_URL: `${sse.url}/v1`, ...extra };
-  const envs = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  return new Tmux(join(b.dir, "..", `tmux-${Math.random().toString(36).slice(2, 8)}.sock`), `cd '${b.dir}' && env ${envs} '${b.bin}' ${args}; sleep 30`, 100, 32);
+  const env = { OLLAMA_HOST: ollama.url, OPENAI_API_KEY: "sk-test-1234567", OPENAI_BASE_URL: `${sse.url}/v1`, ...extra };
+  return new Tmux(join(b.dir, "..", `tmux-${Math.random().toString(36).slice(2, 8)}.sock`), paneCommand(b, args, { env }), 100, 32);
 }
 
 const statusLine = (screen: string) => screen.split("\n").filter((l) => l.includes(" · ")).at(-1) ?? "";
@@ -131,9 +130,7 @@ describe.skipIf(!hasTmux())("provider and model switching in the TUI (compiled b
 describe.skipIf(!hasTmux())("/compact in the TUI (compiled binary)", () => {
   test("/compact <instruction> sends the instruction to the summarizer and replaces the history; failure leaves it", async () => {
     const local = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 8192, capabilities: ["completion", "tools"] }], defaultReply: { text: "## Current Task State\n- Done: the questions" } });
-    const env = { ...b.env, OLLAMA_HOST: local.url, MAX_RETRIES: "1" };
-    const envs = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-    const t = new Tmux(join(b.dir, "..", "tmux-compact.sock"), `cd '${b.dir}' && env ${envs} '${b.bin}' --model qwen3:8b; sleep 30`, 100, 40);
+    const t = new Tmux(join(b.dir, "..", "tmux-compact.sock"), paneCommand(b, "--model qwen3:8b", { env: { OLLAMA_HOST: local.url, MAX_RETRIES: "1" } }), 100, 40);
     try {
       await t.waitFor((s) => statusLine(s).includes("qwen3:8b"));
       for (let i = 0; i < 6; i++) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -33,8 +33,7 @@ afterAll(() => {
 const notes = () => readFileSync(join(b.dir, "notes.txt"), "utf8");
 
 test.skipIf(!hasTmux())("Esc Esc, restore conversation and code: the file is back as it was", async () => {
-  const envs = Object.entries({ ...b.env, OLLAMA_HOST: fake.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
-  const tmux = new Tmux(join(b.dir, "tmux.sock"), `cd '${b.dir}' && env ${envs} '${b.bin}' --permission-mode accept-edits; sleep 30`, 110, 32);
+  const tmux = new Tmux(join(b.dir, "tmux.sock"), paneCommand(b, "--permission-mode accept-edits", { env: { OLLAMA_HOST: fake.url } }), 110, 32);
   try {
     await tmux.waitFor((s) => s.includes("qwen3:8b"));
     tmux.sendLiteral("write version one");

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -61,8 +61,7 @@ describe("sessions in the compiled binary", () => {
   });
 
   test.skipIf(!hasTmux())("the TUI resumed with --resume shows the earlier transcript", async () => {
-    const envs = Object.entries({ ...b.env, OLLAMA_HOST: fake.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
-    const tmux = new Tmux(join(b.dir, "tmux-sessions.sock"), `cd '${b.dir}' && env ${envs} '${b.bin}' --resume ${firstId}; sleep 30`);
+    const tmux = new Tmux(join(b.dir, "tmux-sessions.sock"), paneCommand(b, `--resume ${firstId}`, { env: { OLLAMA_HOST: fake.url } }));
     try {
       const screen = await tmux.waitFor((s) => s.includes("The word was pineapple.") && s.includes("which word?"));
       expect(screen).toContain("remember pineapple");

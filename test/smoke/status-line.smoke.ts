@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeSse, type FakeSseServer } from "../support/fake-sse-servers.ts";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let ollama: FakeOllama;
@@ -23,9 +23,7 @@ afterAll(() => {
 });
 
 function tmux(args: string, extra: Record<string, string>, rows = 30): Tmux {
-  const env = { ...b.env, OLLAMA_HOST: `:${ollama.port}`, ...extra };
-  const envs = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  return new Tmux(join(b.dir, "..", `tmux-sl-${Math.random().toString(36).slice(2, 8)}.sock`), `cd '${b.dir}' && env ${envs} '${b.bin}' ${args}; sleep 30`, 100, rows);
+  return new Tmux(join(b.dir, "..", `tmux-sl-${Math.random().toString(36).slice(2, 8)}.sock`), paneCommand(b, args, { env: { OLLAMA_HOST: `:${ollama.port}`, ...extra } }), 100, rows);
 }
 const statusLine = (screen: string) => screen.split("\n").filter((l) => l.includes(" · ")).at(-1) ?? "";
 /** Index of the first line containing `needle` (-1 when absent). */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 const MAIN = "qwen3:8b";
 const FAST = "qwen3:0.6b";
@@ -94,10 +94,9 @@ describe("tool-use summaries in the TUI (compiled binary)", () => {
     writeFileSync(join(own.env.CHATCLI_HOME!, "settings.json"), JSON.stringify({ fastModel: { model: `OLLAMA:${FAST}`, baseUrl: f2.url }, ui: { mode: "compact" } }));
     m2.enqueue({ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "read", arguments: { path: "b.txt" } }] }, { text: "Both files hold greek letters, streamed slowly.", chunkCount: 20, chunkDelayMs: 100 });
     f2.enqueue({ text: "Read a.txt and b.txt", headerDelayMs: 300 });
-    const envs = Object.entries({ ...own.env, OLLAMA_HOST: m2.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
     const sock = join(own.dir, "tmux-summaries.sock");
     try {
-      const tmux = new Tmux(sock, `cd '${own.dir}' && env ${envs} '${own.bin}' --model ${MAIN}; sleep 30`);
+      const tmux = new Tmux(sock, paneCommand(own, `--model ${MAIN}`, { env: { OLLAMA_HOST: m2.url } }));
       await tmux.waitFor((s) => s.includes("Ask anything"));
       tmux.sendLiteral("read both");
       tmux.send("Enter");
@@ -112,7 +111,7 @@ describe("tool-use summaries in the TUI (compiled binary)", () => {
       tmux.send("Enter");
       await Bun.sleep(500);
       tmux.kill();
-      const resumed = new Tmux(`${sock}.2`, `cd '${own.dir}' && env ${envs} '${own.bin}' --model ${MAIN} --resume; sleep 30`);
+      const resumed = new Tmux(`${sock}.2`, paneCommand(own, `--model ${MAIN} --resume`, { env: { OLLAMA_HOST: m2.url } }));
       try {
         await resumed.waitFor((s) => s.includes("streamed slowly.") && s.includes("Ask anything"));
         resumed.sendLiteral("/ui full");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -23,8 +23,7 @@ afterAll(() => {
 });
 
 function launch(cwd: string, args: string): Tmux {
-  const envs = Object.entries({ ...b.env, OLLAMA_HOST: fake.url }).map(([k, v]) => `${k}='${v}'`).join(" ");
-  return new Tmux(join(b.dir, `tmux-${Math.random().toString(36).slice(2, 8)}.sock`), `cd '${cwd}' && env ${envs} '${b.bin}' ${args}; sleep 30`, 110, 32);
+  return new Tmux(join(b.dir, `tmux-${Math.random().toString(36).slice(2, 8)}.sock`), paneCommand(b, args, { env: { OLLAMA_HOST: fake.url }, cwd }), 110, 32);
 }
 
 test.skipIf(!hasTmux())("status line shows the git branch; a mouse selection lands in tmux's clipboard (OSC 52)", async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -32,8 +32,7 @@ interface Run {
 async function startTui(extraEnv: Record<string, string> = {}): Promise<Run> {
   const id = ++n;
   const marker = join(b.dir, `exit-${id}`);
-  const envs = Object.entries({ ...b.env, OLLAMA_HOST: fake.url, ...extraEnv }).map(([k, v]) => `${k}='${v}'`).join(" ");
-  const tmux = new Tmux(join(b.dir, `tmux-${id}.sock`), `cd '${b.dir}' && env ${envs} '${b.bin}'; echo $? > '${marker}'; sleep 30`);
+  const tmux = new Tmux(join(b.dir, `tmux-${id}.sock`), paneCommand(b, "", { env: { OLLAMA_HOST: fake.url, ...extraEnv }, after: `echo $? > '${marker}'; sleep 30` }));
   await tmux.waitFor((s) => s.includes("Ask anything") && s.includes("qwen3:8b"));
   return {
     tmux,

@@ -48,6 +48,16 @@ export async function run(b: BinaryEnv, args: string[], extraEnv: Record<string,
   return { code, stdout, stderr };
 }
 
+/**
+ * The shell line a tmux pane runs: the binary with `args` in `cwd` (default b.dir), its env b.env plus `env`,
+ * then `after` (default `sleep 30`, so the pane outlives the process and its last screen can still be read).
+ * Values are single-quoted, so they must not hold a `'`.
+ */
+export function paneCommand(b: BinaryEnv, args: string, o: { env?: Record<string, string>; cwd?: string; after?: string } = {}): string {
+  const envs = Object.entries({ ...b.env, ...o.env }).map(([k, v]) => `${k}='${v}'`).join(" ");
+  return `cd '${o.cwd ?? b.dir}' && env ${envs} '${b.bin}'${args ? ` ${args}` : ""}; ${o.after ?? "sleep 30"}`;
+}
+
 export function hasTmux(): boolean {
   return Bun.spawnSync(["sh", "-c", "command -v tmux"], { stdout: "pipe" }).exitCode === 0;
 }
