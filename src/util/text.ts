@@ -48,3 +48,20 @@ export function truncateHeadTail(s: string, max: number, headShare = 0.8): { tex
   const kept = head.length + tail.length;
   return { text: `${head}\n\n... [TRUNCATED ${omitted} chars omitted, ${kept} kept] ...\n\n${tail}`, truncated: true, omitted };
 }
+
+/**
+ * The first `n` code units (safeHead), cut back to just before the last newline when that newline lies in the
+ * second half: a cut at a line end reads better, yet a single huge line still shows something.
+ */
+export function headToLine(s: string, n: number): string {
+  const head = safeHead(s, n);
+  const nl = head.lastIndexOf("\n");
+  return nl > head.length / 2 ? head.slice(0, nl) : head;
+}
+
+/** The last `n` code units (safeTail), cut forward past the first newline when it lies in the first half. */
+export function tailFromLine(s: string, n: number): string {
+  const tail = safeTail(s, n);
+  const first = tail.indexOf("\n");
+  return first !== -1 && first < tail.length / 2 ? tail.slice(first + 1) : tail;
+}

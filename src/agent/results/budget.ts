@@ -14,7 +14,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, ToolMessage, UserMessage } from "../../protocol/message.ts";
-import { safeHead, safeTail } from "../../util/text.ts";
+import { headToLine, tailFromLine } from "../../util/text.ts";
 import { countLines, formatChars } from "./content-type.ts";
 
 export interface BudgetConfig {
@@ -237,12 +237,8 @@ function writeNumbered(dir: string, stem: string, content: string, state: Budget
  * move when the newline is in the outer half, so a single huge line still shows something.
  */
 export function buildPreview(content: string, path: string, cfg: Pick<BudgetConfig, "previewHeadChars" | "previewTailChars">, originalChars?: number): string {
-  let head = safeHead(content, cfg.previewHeadChars);
-  const nl = head.lastIndexOf("\n");
-  if (nl > head.length / 2) head = head.slice(0, nl);
-  let tail = safeTail(content, cfg.previewTailChars);
-  const first = tail.indexOf("\n");
-  if (first !== -1 && first < tail.length / 2) tail = tail.slice(first + 1);
+  const head = headToLine(content, cfg.previewHeadChars);
+  let tail = tailFromLine(content, cfg.previewTailChars);
   if (content.length - tail.length < head.length) tail = "";
   const total = Math.max(originalChars ?? content.length, content.length);
   const omitted = total - head.length - tail.length;
@@ -254,9 +250,7 @@ const UNSAVED_NOTE = /\] \[output truncated — [^\]]+\]$/;
 /** When nothing could be saved: keep as much head as fits in `limit`, then say what happened. */
 function unsavedPreview(content: string, limit: number, why: string): string {
   const note = (omitted: number): string => `\n\n... [${omitted} chars omitted] [output truncated — ${why}]`;
-  let head = safeHead(content, Math.max(0, limit - note(content.length).length));
-  const nl = head.lastIndexOf("\n");
-  if (nl > head.length / 2) head = head.slice(0, nl);
+  const head = headToLine(content, Math.max(0, limit - note(content.length).length));
   return head + note(content.length - head.length);
 }
 

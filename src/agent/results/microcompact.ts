@@ -12,7 +12,7 @@
  * Idempotent: a message is never compacted twice into the same band (meta.compacted records the band).
  */
 import type { Message, MessageMeta } from "../../protocol/message.ts";
-import { safeHead, safeTail } from "../../util/text.ts";
+import { headToLine, tailFromLine } from "../../util/text.ts";
 import { isToolOutputMessage, type ToolOutputMessage } from "./budget.ts";
 import { countLines, detectContentType, formatChars } from "./content-type.ts";
 
@@ -110,12 +110,8 @@ function originalMeta(m: ToolOutputMessage, compacted: "truncated" | "summarized
 function truncateOld<M extends ToolOutputMessage>(m: M, cfg: MicrocompactConfig): M | undefined {
   const s = m.content;
   if (s.length <= cfg.headChars + cfg.tailChars + 100) return undefined;
-  let head = safeHead(s, cfg.headChars);
-  const nl = head.lastIndexOf("\n");
-  if (nl > head.length / 2) head = head.slice(0, nl);
-  let tail = safeTail(s, cfg.tailChars);
-  const first = tail.indexOf("\n");
-  if (first !== -1 && first < tail.length / 2) tail = tail.slice(first + 1);
+  const head = headToLine(s, cfg.headChars);
+  const tail = tailFromLine(s, cfg.tailChars);
   const omitted = s.length - head.length - tail.length;
   const where = m.meta?.savedPath ? ` — full output saved to ${m.meta.savedPath}` : "";
   const content = `${head}\n[... ${omitted} chars omitted from old tool result${where} ...]\n${tail}`;
