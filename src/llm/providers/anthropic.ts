@@ -10,10 +10,8 @@ import { contextWindowFor } from "../context-windows.ts";
 import { classifyHttpError, classifyThrown, makeError } from "../errors.ts";
 import { LlmProviderError, type LlmProvider, type ProviderContext } from "../provider.ts";
 import { registerProvider } from "../registry.ts";
-import { retryPolicyFromEnv, withRetry } from "../retry.ts";
 import { parseJsonData, readSse } from "../sse.ts";
-import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
-import { httpError, joinUrl, malformedChunk, parseArgsObject, toolResultText } from "./wire-common.ts";
+import { httpError, joinUrl, malformedChunk, parseArgsObject, postEventStream, retryingStream, toolResultText } from "./wire-common.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -75,9 +73,7 @@ export class AnthropicProvider implements LlmProvider {
   constructor(private readonly ctx: ProviderContext) {}
 
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
-    const policy = retryPolicyFromEnv(this.ctx.env);
-    const idleMs = idleTimeoutMs(this.ctx.env, 120);
-    return withRetry(() => guardStream((s) => this.attempt(request, s), { provider: this.id, signal, idleMs }), policy, signal);
+    return retryingStream((s) => this.attempt(request, s), { provider: this.id, env: this.ctx.env, idleSeconds: 120, signal });
   }
 
   private headers(): Record<string, string> {
@@ -124,17 +120,8 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   private async *attempt(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmEvent> {
-    const res = await this.ctx.fetch(joinUrl(this.ctx.baseUrl, "v1/messages"), {
-      method: "POST",
-      headers: { ...this.headers(), accept: "text/event-stream" },
-      body: JSON.stringify(this.buildBody(request)),
-      signal,
-    });
-    if (!res.ok || !res.body) {
-      yield { type: "error", error: await httpError(res, this.id) };
-      return;
-    }
-    yield* parseAnthropicStream(res.body, this.id);
+    const init = { headers: { ...this.headers(), accept: "text/event-stream" }, body: this.buildBody(request), signal };
+    yield* postEventStream(this.ctx.fetch, joinUrl(this.ctx.baseUrl, "v1/messages"), init, this.id, parseAnthropicStream);
   }
 }
 

@@ -12,9 +12,7 @@ import { contextWindowFor } from "../context-windows.ts";
 import { classifyThrown, makeError } from "../errors.ts";
 import { LlmProviderError, type LlmProvider, type ProviderContext } from "../provider.ts";
 import { registerProvider } from "../registry.ts";
-import { retryPolicyFromEnv, withRetry } from "../retry.ts";
-import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
-import { httpError, joinUrl, malformedChunk, parseArgsObject, toolResultText } from "./wire-common.ts";
+import { httpError, joinUrl, malformedChunk, parseArgsObject, retryingStream, toolResultText } from "./wire-common.ts";
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
@@ -60,9 +58,7 @@ export class GeminiProvider implements LlmProvider {
   constructor(private readonly ctx: ProviderContext) {}
 
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
-    const policy = retryPolicyFromEnv(this.ctx.env);
-    const idleMs = idleTimeoutMs(this.ctx.env, 120);
-    return withRetry(() => guardStream((s) => this.attempt(request, s), { provider: this.id, signal, idleMs }), policy, signal);
+    return retryingStream((s) => this.attempt(request, s), { provider: this.id, env: this.ctx.env, idleSeconds: 120, signal });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

@@ -10,8 +10,7 @@ import type { LlmEvent, LlmRequest, ModelInfo, StopReason } from "../../protocol
 import { classifyThrown, parseRetryAfter } from "../errors.ts";
 import { LlmProviderError, type LlmProvider, type ProviderContext } from "../provider.ts";
 import { registerProvider } from "../registry.ts";
-import { retryPolicyFromEnv, withRetry } from "../retry.ts";
-import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
+import { retryingStream } from "./wire-common.ts";
 import { ThinkSplitter } from "../think-splitter.ts";
 
 export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
@@ -84,9 +83,7 @@ export class OllamaProvider implements LlmProvider {
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
-    const policy = retryPolicyFromEnv(this.ctx.env);
-    const idleMs = idleTimeoutMs(this.ctx.env, 300);
-    return withRetry(() => guardStream((s) => this.attempt(request, s), { provider: this.id, signal, idleMs }), policy, signal);
+    return retryingStream((s) => this.attempt(request, s), { provider: this.id, env: this.ctx.env, idleSeconds: 300, signal });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

@@ -10,10 +10,8 @@ import type { Message } from "../../protocol/message.ts";
 import { contextWindowFor } from "../context-windows.ts";
 import { classifyThrown, makeError } from "../errors.ts";
 import { LlmProviderError, type LlmProvider } from "../provider.ts";
-import { retryPolicyFromEnv, withRetry } from "../retry.ts";
 import { parseJsonData, readSse } from "../sse.ts";
-import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
-import { httpError, joinUrl, malformedChunk, toolResultText } from "./wire-common.ts";
+import { httpError, joinUrl, malformedChunk, postEventStream, retryingStream, toolResultText } from "./wire-common.ts";
 
 export interface OpenAiAuth {
   headers: Record<string, string>;
@@ -80,9 +78,7 @@ export class OpenAiChatProvider implements LlmProvider {
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
-    const policy = retryPolicyFromEnv(this.cfg.env);
-    const idleMs = idleTimeoutMs(this.cfg.env, 120);
-    return withRetry(() => guardStream((s) => this.attempt(request, s), { provider: this.id, signal, idleMs }), policy, signal);
+    return retryingStream((s) => this.attempt(request, s), { provider: this.id, env: this.cfg.env, idleSeconds: 120, signal });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
@@ -124,17 +120,8 @@ export class OpenAiChatProvider implements LlmProvider {
 
   private async *attempt(request: LlmRequest, signal: AbortSignal): AsyncGenerator<LlmEvent> {
     const auth = await this.cfg.auth(signal);
-    const res = await this.cfg.fetch(joinUrl(auth.baseUrl ?? this.cfg.baseUrl, "chat/completions"), {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream", ...auth.headers },
-      body: JSON.stringify(this.buildBody(request)),
-      signal,
-    });
-    if (!res.ok || !res.body) {
-      yield { type: "error", error: await httpError(res, this.id) };
-      return;
-    }
-    yield* parseOpenAiStream(res.body, this.id);
+    const init = { headers: { "content-type": "application/json", accept: "text/event-stream", ...auth.headers }, body: this.buildBody(request), signal };
+    yield* postEventStream(this.cfg.fetch, joinUrl(auth.baseUrl ?? this.cfg.baseUrl, "chat/completions"), init, this.id, parseOpenAiStream);
   }
 }
 

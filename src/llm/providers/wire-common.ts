@@ -1,7 +1,37 @@
-/** Small helpers shared by the HTTP providers. */
+/** Small helpers shared by the providers. */
 import type { LlmError, LlmEvent } from "../../protocol/llm.ts";
 import type { ToolMessage } from "../../protocol/message.ts";
 import { classifyHttpError, makeError } from "../errors.ts";
+import { retryPolicyFromEnv, withRetry } from "../retry.ts";
+import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
+
+/**
+ * A provider's `stream()`: every attempt guarded (never throws; idle timeout CHATCLI_STREAM_IDLE_TIMEOUT_SECONDS,
+ * else `idleSeconds`) and retried per MAX_RETRIES / INITIAL_BACKOFF.
+ */
+export function retryingStream(
+  attempt: (signal: AbortSignal) => AsyncIterable<LlmEvent>,
+  o: { provider: string; env: Record<string, string | undefined>; idleSeconds: number; signal: AbortSignal | undefined },
+): AsyncIterable<LlmEvent> {
+  const idleMs = idleTimeoutMs(o.env, o.idleSeconds);
+  return withRetry(() => guardStream(attempt, { provider: o.provider, signal: o.signal, idleMs }), retryPolicyFromEnv(o.env), o.signal);
+}
+
+/** POSTs a JSON body and parses the event-stream answer; a non-2xx answer (or none) is one classified error event. */
+export async function* postEventStream(
+  fetchFn: typeof fetch,
+  url: string,
+  init: { headers: Record<string, string>; body: unknown; signal: AbortSignal },
+  provider: string,
+  parse: (body: ReadableStream<Uint8Array>, provider: string) => AsyncIterable<LlmEvent>,
+): AsyncGenerator<LlmEvent> {
+  const res = await fetchFn(url, { method: "POST", headers: init.headers, body: JSON.stringify(init.body), signal: init.signal });
+  if (!res.ok || !res.body) {
+    yield { type: "error", error: await httpError(res, provider) };
+    return;
+  }
+  yield* parse(res.body, provider);
+}
 
 /** Tool failures go back to the model as text starting with `[ERROR:<code>] ` (or `[ERROR] ` without a code). */
 export function toolResultText(m: ToolMessage): string {
