@@ -43,12 +43,14 @@ export interface TuiAppOptions {
   cwd: string;
   inline: boolean;
   permissionMode: PermissionMode;
+  /** Prompt history, per project. */
   historyFile: string;
   displayMode: DisplayMode;
   gitBranch?: string;
   contextWindow?: number;
   /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
   contextTokens?: number;
+  /** Commands the app does not handle itself; the returned text is shown as a notice. */
   onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
   /** Esc+Esc on an empty idle prompt, and /rewind (issue 7 opens its menu here). */
   onRewindRequest?(): void;
