@@ -105,7 +105,8 @@ test("inline mode commits every line of a multi-line block to scrollback, as sty
     session, provider: "ollama", model: "m", cwd: dir, inline: true, permissionMode: "default",
     historyFile: join(dir, "h.jsonl"), displayMode: "full", onExit: () => {},
   });
-  session.emit({ type: "message.delta", messageId: "m", text: answer, partial: answer + "\n\n" });
+  // A delta's text and partial agree, as the core sends them; the trailing blank line finishes the last block.
+  session.emit({ type: "message.delta", messageId: "m", text: answer + "\n\n", partial: answer + "\n\n" });
   app.syncNow();
   await app.scrollbackIdle;
   await setup.renderOnce();
