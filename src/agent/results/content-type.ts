@@ -13,8 +13,21 @@ export type ContentType = "JSON" | "diff" | "git log" | "Go source" | "Python so
 
 const CONTAINS_WINDOW = 1000;
 
+// `read` prints `<n>\t<text>` lines (the number right-aligned): the gutter is not the file's content, and
+// left in place it hides every "starts with" rule (a JSON file read back would be "text").
+const READ_GUTTER = /^ *\d+\t/;
+
+function withoutReadGutter(content: string): string {
+  const head = safeHead(content, CONTAINS_WINDOW);
+  if (!READ_GUTTER.test(head)) return content;
+  return head
+    .split("\n")
+    .map((l) => l.replace(READ_GUTTER, ""))
+    .join("\n");
+}
+
 export function detectContentType(content: string): ContentType {
-  const t = content.trimStart();
+  const t = withoutReadGutter(content).trimStart();
   if (t.startsWith("{") || t.startsWith("[")) return "JSON";
   if (t.startsWith("diff ") || t.startsWith("--- ")) return "diff";
   if (t.startsWith("commit ")) return "git log";

@@ -203,6 +203,10 @@ describe("content type detection", () => {
     ["hello world", "text"],
     ["---\nyaml: true", "text"],
     [`${"prose ".repeat(300)}def late`, "text"],
+    // As `read` returns a file: a `<n>\t` gutter before each line, the number right-aligned.
+    ["  1\t[\n  2\t  {\n  3\t    \"id\": 0", "JSON"],
+    ["1\tdiff --git a/x b/x\n2\t--- a/x", "diff"],
+    ["  9\t  hello\n 10\t{", "text"],
   ];
   for (const [content, kind] of cases) {
     test(`${JSON.stringify(content.slice(0, 24))} → ${kind}`, () => {

@@ -1,0 +1,180 @@
+// Independent black-box acceptance pass over issues 3 (providers), 5 (tool-result pipeline), 7 (checkpoints and
+// rewind) and 9 (tool-use summaries), against the compiled binary in a temp dir with an empty HOME. Each test
+// drives the binary the way a user or a script does, with the names the issues give, and asserts on what reaches
+// the model (the fake servers record every request), on stdout/stderr, on the screen and on disk.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeOllama, type FakeOllama, type FakeReply } from "../support/fake-ollama.ts";
+import { isolatedBinary, run, type BinaryEnv } from "../support/binary.ts";
+
+const MODEL = "coder:7b";
+let b: BinaryEnv;
+let fake: FakeOllama;
+let tmp: string;
+
+beforeAll(() => {
+  b = isolatedBinary();
+  fake = startFakeOllama({ models: [{ name: MODEL, contextLength: 131072, capabilities: ["completion", "tools"] }], defaultReply: { text: "unexpected extra request" } });
+  tmp = join(b.home, "tmp");
+  mkdirSync(tmp, { recursive: true });
+});
+afterAll(() => {
+  fake.stop();
+  b.cleanup();
+});
+
+type Msg = { role: string; content: string; tool_name?: string };
+const env = (extra: Record<string, string> = {}) => ({ OLLAMA_HOST: fake.url, TMPDIR: tmp, ...extra });
+const call = (name: string, args: Record<string, unknown>): FakeReply => ({ toolCalls: [{ name, arguments: args }] });
+const headless = (prompt: string, extra: Record<string, string> = {}, more: string[] = []) =>
+  run(b, ["-p", prompt, "--model", MODEL, "--permission-mode", "bypass", ...more], env(extra));
+/** The tool messages of the n-th /api/chat request made since `from`. */
+const toolMsgs = (from: number, n: number): Msg[] =>
+  ((fake.chatRequests()[from + n]!.messages ?? []) as Msg[]).filter((m) => m.role === "tool");
+const lines = (n: number, width = 60, tag = "row") => Array.from({ length: n }, (_, i) => `${tag} ${i} ${"x".repeat(width)}`).join("\n") + "\n";
+
+describe("issue 5: tool-result pipeline (compiled binary)", () => {
+  test("exec printing megabytes: the model gets a preview naming a file that holds every line", async () => {
+    const from = fake.chatRequests().length;
+    fake.enqueue(call("exec", { command: "seq 1 400000" }), { text: "counted" });
+    const r = await headless("count", { CHATCLI_AGENT_KEEP_TMPDIR: "true" });
+    expect(r.code).toBe(0);
+    const [res] = toolMsgs(from, 1);
+    expect(res!.content.length).toBeLessThan(25_000);
+    const saved = res!.content.match(/full output saved to (\S+?)\]/)?.[1];
+    expect(saved).toBeDefined();
+    const full = readFileSync(saved!, "utf8");
+    expect(full).toContain("\n1\n2\n3\n".slice(1));
+    expect(full).toContain("\n399999\n400000");
+  }, 20_000);
+
+  test("CHATCLI_TOOL_RESULT_MAX_CHARS: preview is head (to a newline) + marker + tail, the full text saved", async () => {
+    const text = lines(300);
+    writeFileSync(join(b.dir, "wide.txt"), text);
+    const from = fake.chatRequests().length;
+    fake.enqueue(call("read", { path: "wide.txt", limit: 1000 }));
+    fake.enqueue({ text: "seen" });
+    const r = await headless("read it", { CHATCLI_TOOL_RESULT_MAX_CHARS: "8000", CHATCLI_AGENT_KEEP_TMPDIR: "true" });
+    expect(r.code).toBe(0);
+    const [res] = toolMsgs(from, 1);
+    const m = res!.content.match(/^([\s\S]*)\n\n\.\.\. \[(\d+) chars omitted — full output saved to (\S+?)\]\n\n([\s\S]*)$/);
+    expect(m).not.toBeNull();
+    const [, head, omitted, saved, tail] = m!;
+    expect(head!.length).toBeLessThanOrEqual(4000);
+    expect(head!.endsWith("x")).toBe(true); // cut at the last newline: a whole line, newline dropped
+    expect(tail!.length).toBeLessThanOrEqual(1000);
+    expect(tail!.startsWith("2")).toBe(true); // starts on a line (the read gutter's line number)
+    const full = readFileSync(saved!, "utf8");
+    expect(Number(omitted)).toBe(full.length - head!.length - tail!.length);
+    expect(saved).toMatch(/chatcli-agent-[^/]+\/tool-results\/budget_[A-Za-z0-9_.-]+_\d+\.txt$/);
+
+  }, 20_000);
+
+  test("the saved file is read back with `read` and a line range in the same session, in default permission mode", async () => {
+    writeFileSync(join(b.dir, "wide2.txt"), lines(300));
+    // A model that answers the marker: its second turn reads the path it was given, lines 150-151.
+    let saved = "";
+    const from = fake.chatRequests().length;
+    const proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const u = new URL(req.url);
+        const body = req.method === "POST" ? await req.text() : undefined;
+        if (u.pathname === "/api/chat" && body && !saved) {
+          const m = body.match(/full output saved to ([^\]\s]+)\]/);
+          if (m) {
+            saved = m[1]!;
+            fake.enqueue(call("read", { path: saved, offset: 150, limit: 2 }), { text: "read back" });
+          }
+        }
+        return fetch(`${fake.url}${u.pathname}`, { method: req.method, headers: req.headers, ...(body !== undefined ? { body } : {}) });
+      },
+    });
+    try {
+      fake.enqueue(call("read", { path: "wide2.txt", limit: 1000 }));
+      const r = await run(b, ["-p", "read it", "--model", MODEL], { ...env({ CHATCLI_TOOL_RESULT_MAX_CHARS: "8000" }), OLLAMA_HOST: `http://127.0.0.1:${proxy.port}` });
+      expect(r.code).toBe(0);
+      expect(saved).not.toBe("");
+      const back = toolMsgs(from, 2)[1]!;
+      expect(back.content).toContain("row 149 ");
+      expect(back.content).not.toContain("row 151 ");
+      expect(back.content).not.toContain("ERROR");
+    } finally {
+      proxy.stop(true);
+    }
+  }, 20_000);
+
+  test("CHATCLI_TOOL_RESULT_BUDGET_CHARS: one turn's results are cut largest first until the turn fits", async () => {
+    writeFileSync(join(b.dir, "big1.txt"), lines(180)); // ≈ 12.5K with the gutter
+    writeFileSync(join(b.dir, "big2.txt"), lines(150, 60, "col")); // ≈ 10.5K
+    writeFileSync(join(b.dir, "small.txt"), lines(20, 60, "tiny")); // ≈ 1.4K
+    const from = fake.chatRequests().length;
+    fake.enqueue({ toolCalls: [{ name: "read", arguments: { path: "big1.txt" } }, { name: "read", arguments: { path: "big2.txt" } }, { name: "read", arguments: { path: "small.txt" } }] }, { text: "three read" });
+    const r = await headless("read three", { CHATCLI_TOOL_RESULT_BUDGET_CHARS: "20000" });
+    expect(r.code).toBe(0);
+    const res = toolMsgs(from, 1);
+    expect(res).toHaveLength(3);
+    expect(res[0]!.content).toContain("chars omitted — full output saved to");
+    expect(res[1]!.content).not.toContain("chars omitted");
+    expect(res[2]!.content).not.toContain("chars omitted");
+    expect(res[1]!.content).toContain("col 149 ");
+  }, 20_000);
+
+  test("emoji-heavy output is cut on character boundaries (no U+FFFD reaches the model)", async () => {
+    writeFileSync(join(b.dir, "emoji.txt"), Array.from({ length: 400 }, (_, i) => `${i} ${"😀🎉👍🏽".repeat(20)}`).join("\n"));
+    const from = fake.chatRequests().length;
+    fake.enqueue(call("read", { path: "emoji.txt", limit: 1000 }), { text: "smiles" });
+    const r = await headless("emoji", { CHATCLI_TOOL_RESULT_MAX_CHARS: "5000" });
+    expect(r.code).toBe(0);
+    const [res] = toolMsgs(from, 1);
+    expect(res!.content).toContain("chars omitted");
+    expect(res!.content).not.toContain("\uFFFD");
+  }, 20_000);
+
+  test("microcompact with the defaults reaches the summary band: a big JSON read 4 turns back becomes one line", async () => {
+    const json = JSON.stringify(Array.from({ length: 120 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ["a", "b", "c"] })), null, 2);
+    writeFileSync(join(b.dir, "data.json"), json);
+    for (const n of ["a", "b", "c", "d"]) writeFileSync(join(b.dir, `${n}.txt`), `${n}\n`);
+    const from = fake.chatRequests().length;
+    fake.enqueue(call("read", { path: "data.json", limit: 5000 }));
+    for (const n of ["a", "b", "c", "d"]) fake.enqueue(call("read", { path: `${n}.txt` }));
+    fake.enqueue({ text: "all read" });
+    const r = await headless("read all");
+    expect(r.code).toBe(0);
+    const reqs = fake.chatRequests().slice(from);
+    expect(reqs).toHaveLength(6);
+    const first = (i: number) => toolMsgs(from, i)[0]!.content;
+    expect(first(1)).toContain('"name": "item-119"'); // current turn: whole
+    expect(first(2)).toContain('"name": "item-119"'); // previous turn: whole
+    expect(first(3)).toMatch(/omitted/); // 2 turns back: head + tail
+    expect(first(3)).toContain('"name": "item-0"');
+    const stub = first(5);
+    expect(stub).toMatch(/^\[Old tool result cleared — \d+ lines, \d+K chars, JSON\]$/);
+    expect(Number(stub.match(/— (\d+) lines/)![1])).toBe(json.split("\n").length);
+  }, 20_000);
+
+  test("microcompact env overrides move the bands; exec results and error results stay whole", async () => {
+    writeFileSync(join(b.dir, "main.go"), "package main\n\n" + Array.from({ length: 200 }, (_, i) => `func f${i}() int { return ${i} * 2 + 1 }`).join("\n") + "\n");
+    const from = fake.chatRequests().length;
+    fake.enqueue(
+      { toolCalls: [{ name: "read", arguments: { path: "main.go", limit: 5000 } }, { name: "exec", arguments: { command: "seq 1 1500" } }, { name: "read", arguments: { path: "missing-file.txt" } }] },
+      call("read", { path: "a.txt" }),
+      call("read", { path: "b.txt" }),
+      call("read", { path: "c.txt" }),
+      { text: "done" },
+    );
+    const r = await headless("go", { CHATCLI_MICROCOMPACT_TRUNCATE_TURNS: "1", CHATCLI_MICROCOMPACT_SUMMARIZE_TURNS: "2" });
+    expect(r.code).toBe(0);
+    // Age = model turns since the batch: 0 in the 2nd request, 1 in the 3rd, 2 in the 4th.
+    expect(toolMsgs(from, 1)[0]!.content).toContain("func f199()");
+    expect(toolMsgs(from, 2)[0]!.content).toMatch(/chars omitted from old tool result/);
+    const t3 = toolMsgs(from, 3);
+    expect(t3[0]!.content).toMatch(/^\[Old tool result cleared — 202 lines, \d+K chars, Go source\]$/);
+    expect(t3[1]!.content).toContain("\n1500");
+    expect(t3[1]!.content).toContain("1\n2\n3\n");
+    expect(t3[2]!.content).toBe(toolMsgs(from, 1)[2]!.content);
+    expect(t3[2]!.content).toContain("missing-file.txt");
+  }, 20_000);
+});
