@@ -177,4 +177,46 @@ describe("issue 5: tool-result pipeline (compiled binary)", () => {
     expect(t3[2]!.content).toBe(toolMsgs(from, 1)[2]!.content);
     expect(t3[2]!.content).toContain("missing-file.txt");
   }, 20_000);
+
+  test("a process killed during a tool leaves a dangling call; --continue repairs it with the exact synthetic error", async () => {
+    const from = fake.chatRequests().length;
+    fake.enqueue(call("exec", { command: "sleep 4" }));
+    const p = Bun.spawn([b.bin, "-p", "wait", "--model", MODEL, "--permission-mode", "bypass", "--output-format", "stream-json"], { cwd: b.dir, env: { ...b.env, ...env() }, stdout: "pipe", stderr: "ignore" });
+    const reader = p.stdout.getReader();
+    let out = "";
+    while (!out.includes('"tool.started"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    p.kill(9);
+    await p.exited;
+    fake.enqueue({ text: "resumed fine" });
+    const r = await run(b, ["-c", "-p", "go on", "--model", MODEL], env());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("resumed fine");
+    const req = fake.chatRequests()[from + 1]!.messages as Msg[];
+    const tools = req.filter((m) => m.role === "tool");
+    expect(tools).toHaveLength(1);
+    expect(tools[0]!.content).toContain(
+      "[Tool result missing — the tool execution was interrupted or failed silently. Do NOT retry this tool call. Analyze what went wrong and try a different approach.]",
+    );
+    // The synthetic result sits right after its call, before the new prompt.
+    const roles = req.map((m) => m.role).filter((r) => r !== "system");
+    expect(roles).toEqual(["user", "assistant", "tool", "user"]);
+  }, 20_000);
+
+  test("a workspace that cannot be written: the preview says so and the turn goes on", async () => {
+    const notADir = join(b.home, "not-a-dir");
+    writeFileSync(notADir, "");
+    const from = fake.chatRequests().length;
+    fake.enqueue(call("exec", { command: "seq 1 100000" }), { text: "went on" });
+    const r = await headless("count", { TMPDIR: notADir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("went on");
+    const [res] = toolMsgs(from, 1);
+    expect(res!.content.length).toBeLessThan(25_000);
+    expect(res!.content.includes("omitted")).toBe(true);
+    expect(/not saved|could not be saved|write failed|no session workspace/i.test(res!.content)).toBe(true);
+  }, 20_000);
 });
