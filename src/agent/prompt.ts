@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { SystemPart, ToolSpec } from "../protocol/llm.ts";
+import { safeHead } from "../util/text.ts";
 
 export const BOOTSTRAP_FILES = ["AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md", "RULES.md", "MEMORY.md"] as const;
 /** Read (all that exist) instead of AGENTS.md when it is absent, so existing projects work as they are. */
@@ -69,7 +70,7 @@ export class BootstrapLoader {
     try {
       this.reads++;
       let content = readFileSync(path, "utf8");
-      if (content.length > MAX_BOOTSTRAP_CHARS) content = `${content.slice(0, MAX_BOOTSTRAP_CHARS)}\n[... truncated: ${content.length - MAX_BOOTSTRAP_CHARS} more chars in ${path}]`;
+      if (content.length > MAX_BOOTSTRAP_CHARS) content = `${safeHead(content, MAX_BOOTSTRAP_CHARS)}\n[... truncated: ${content.length - MAX_BOOTSTRAP_CHARS} more chars in ${path}]`;
       this.cache.set(path, { mtimeMs: st.mtimeMs, size: st.size, content });
       return content;
     } catch {

@@ -11,6 +11,7 @@ import type { AgentEventListener, SessionLike } from "../protocol/session-like.t
 import { assertNever } from "../protocol/assert-never.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { EventBus } from "./event-bus.ts";
+import { safeHead } from "../util/text.ts";
 import { t } from "../i18n/i18n.ts";
 import { runAgent, type RunOutcome } from "./loop.ts";
 import type { ApprovalAnswer, RunDeps } from "./run-deps.ts";
@@ -421,7 +422,7 @@ export class Session implements SessionLike {
   private anchor(): string {
     if (!this.opts.tools) return "";
     const task = this.currentTask.replace(/\s+/g, " ").trim();
-    const short = task.length > 300 ? `${task.slice(0, 300)}…` : task;
+    const short = task.length > 300 ? `${safeHead(task, 300)}…` : task;
     return `Reminder: the user's current request is: "${short}". Use the tools when they help; call independent tools together in one response; when the task is done, answer with a short final summary and no tool calls.`;
   }
 

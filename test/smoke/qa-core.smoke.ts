@@ -310,3 +310,164 @@ describe("headless agent: loop limits and odd model output", () => {
     expect(JSON.parse(r.stdout).result).toBe("Olá, mundo! 👋 日本語");
   });
 });
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const systemOf = (req: Record<string, unknown> | undefined) => messagesOf(req).filter((m) => m.role === "system").map((m) => m.content).join("\n");
+
+describe("headless agent: system prompt, anchor and configuration", () => {
+  test("workspace files from the project root (found from a subdirectory) and ~/.chatcli, project first", async () => {
+    const d = project({ "AGENTS.md": "PROJECT-AGENTS-RULE\n", "RULES.md": "PROJECT-RULES\n", "pkg/deep/file.txt": "x\n" });
+    mkdirSync(b.env.CHATCLI_HOME!, { recursive: true });
+    writeFileSync(join(b.env.CHATCLI_HOME!, "AGENTS.md"), "USER-AGENTS-RULE\n");
+    writeFileSync(join(b.env.CHATCLI_HOME!, "MEMORY.md"), "USER-MEMORY\n");
+    try {
+      const from = fake.chatRequests().length;
+      fake.enqueue({ text: "Hi." });
+      const r = await runIn(join(d, "pkg", "deep"), ["-p", "hello", "--model", TOOLS]);
+      expect(r.code).toBe(0);
+      const sys = systemOf(since(from)[0]);
+      for (const s of ["PROJECT-AGENTS-RULE", "PROJECT-RULES", "USER-AGENTS-RULE", "USER-MEMORY"]) expect(sys).toContain(s);
+      expect(sys.indexOf("PROJECT-AGENTS-RULE")).toBeLessThan(sys.indexOf("USER-AGENTS-RULE"));
+    } finally {
+      Bun.spawnSync(["rm", "-f", join(b.env.CHATCLI_HOME!, "AGENTS.md"), join(b.env.CHATCLI_HOME!, "MEMORY.md")]);
+    }
+  });
+
+  test("the task anchor is sent each turn, never persisted, and never cuts an emoji in half", async () => {
+    const d = project({ "a.txt": "A\n" });
+    const task = `${"x".repeat(299)}😀 and more words after the cut`;
+    const from = fake.chatRequests().length;
+    fake.enqueue({ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }], chunks: [] }, { text: "Fine." });
+    const r = await runIn(d, ["-p", task, "--model", TOOLS]);
+    expect(r.code).toBe(0);
+    const [first, second] = since(from);
+    const anchor = (req: Record<string, unknown> | undefined) => messagesOf(req).filter((m) => m.content.includes("Reminder"));
+    expect(anchor(first).length).toBe(1);
+    expect(anchor(second).length).toBe(1); // the first turn's anchor is not carried into the history
+    for (const m of messagesOf(second)) expect(LONE_SURROGATE.test(m.content)).toBe(false);
+  });
+
+  test("a large AGENTS.md is cut without splitting an emoji", async () => {
+    const d = project({ "AGENTS.md": `${"r".repeat(39_999)}😀${"tail ".repeat(100)}` });
+    const from = fake.chatRequests().length;
+    fake.enqueue({ text: "Hi." });
+    const r = await runIn(d, ["-p", "hello", "--model", TOOLS]);
+    expect(r.code).toBe(0);
+    expect(LONE_SURROGATE.test(systemOf(since(from)[0]))).toBe(false);
+  });
+
+  test("precedence: flag > env > project settings > user settings", async () => {
+    const models = [{ name: "m-user:1b" }, { name: "m-project:1b" }, { name: "m-env:1b" }, { name: "m-flag:1b" }];
+    const local = startFakeOllama({ models: models.map((m) => ({ ...m, contextLength: 4096, capabilities: ["completion"] })), defaultReply: { text: "ok" } });
+    const home = join(b.dir, "prec-home", ".chatcli");
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ model: "m-user:1b" }));
+    const d = project();
+    const used = async (args: string[], env: Record<string, string>) => {
+      const r = await runIn(d, ["-p", "hi", ...args], { OLLAMA_HOST: local.url, CHATCLI_HOME: home, ...env });
+      expect(r.code).toBe(0);
+      return local.chatRequests().at(-1)!.model;
+    };
+    try {
+      expect(await used([], {})).toBe("m-user:1b");
+      mkdirSync(join(d, ".chatcli"), { recursive: true });
+      writeFileSync(join(d, ".chatcli", "settings.json"), JSON.stringify({ model: "m-project:1b" }));
+      expect(await used([], {})).toBe("m-project:1b");
+      expect(await used([], { LLM_MODEL: "m-env:1b" })).toBe("m-env:1b");
+      expect(await used(["--model", "m-flag:1b"], { LLM_MODEL: "m-env:1b" })).toBe("m-flag:1b");
+      writeFileSync(join(d, ".env"), "LLM_MODEL=m-env:1b\n");
+      expect(await used([], {})).toBe("m-env:1b");
+    } finally {
+      local.stop();
+    }
+  });
+
+  test("thinking in Ollama's `thinking` field stays out of the answer", async () => {
+    const d = project();
+    fake.enqueue({ text: "The answer.", thinking: ["let me ", "think hard"] });
+    const r = await runIn(d, ["-p", "q", "--model", TOOLS]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("The answer.\n");
+  });
+
+  test("a provider error mid-run is exit 1 with the error on stderr; json output says is_error", async () => {
+    const d = project();
+    fake.enqueue({ status: 404, errorBody: '{"error":"model \\"coder:7b\\" not found"}' });
+    const r = await runIn(d, ["-p", "q", "--model", TOOLS, "--output-format", "json"], { MAX_RETRIES: "0" });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.is_error).toBe(true);
+    expect(r.stderr.length).toBeGreaterThan(0);
+  });
+
+  test("a system path and a path outside the project are refused; CHATCLI_AGENT_EXTRA_READ_PATHS opens one", async () => {
+    const outside = join(b.dir, "extra docs");
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, "ref.md"), "EXTRA-REF\n");
+    const d = project();
+    const calls = () => ({
+      toolCalls: [
+        { name: "read", arguments: { path: "/etc/passwd" } },
+        { name: "read", arguments: { path: join(outside, "ref.md") } },
+      ],
+      chunks: [],
+    });
+    let from = fake.chatRequests().length;
+    fake.enqueue(calls(), { text: "no" });
+    await runIn(d, ["-p", "read", "--model", TOOLS]);
+    let tools = messagesOf(since(from).at(-1)).filter((m) => m.role === "tool");
+    expect(tools[0]!.content).not.toContain("root:");
+    expect(tools[1]!.content).not.toContain("EXTRA-REF");
+    expect(tools[1]!.content).toContain("CHATCLI_AGENT_EXTRA_READ_PATHS");
+    from = fake.chatRequests().length;
+    fake.enqueue(calls(), { text: "yes" });
+    await runIn(d, ["-p", "read", "--model", TOOLS], { CHATCLI_AGENT_EXTRA_READ_PATHS: outside });
+    tools = messagesOf(since(from).at(-1)).filter((m) => m.role === "tool");
+    expect(tools[0]!.content).not.toContain("root:");
+    expect(tools[1]!.content).toContain("EXTRA-REF");
+  });
+
+  test("plan mode: no writes and no mutating exec, read-only tools still work", async () => {
+    const d = project({ "p.txt": "PLAN-READ\n" });
+    const from = fake.chatRequests().length;
+    fake.enqueue(
+      {
+        toolCalls: [
+          { name: "read", arguments: { path: "p.txt" } },
+          { name: "write", arguments: { path: "q.txt", content: "x" } },
+          { name: "exec", arguments: { command: "touch planned" } },
+        ],
+        chunks: [],
+      },
+      { text: "Plan: ..." },
+    );
+    const r = await runIn(d, ["-p", "plan it", "--model", TOOLS, "--permission-mode", "plan"]);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(d, "q.txt"))).toBe(false);
+    expect(existsSync(join(d, "planned"))).toBe(false);
+    expect(messagesOf(since(from).at(-1)).find((m) => m.role === "tool")!.content).toContain("PLAN-READ");
+  });
+
+  test("Ctrl+C during a running exec: exit 130 and the command's process group is killed", async () => {
+    const d = project();
+    const pidFile = join(d, "child.pid");
+    fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: `sh -c 'echo $$ > "${pidFile}"; sleep 60' & wait` } }], chunks: [] });
+    const proc = Bun.spawn([b.bin, "-p", "run it", "--model", TOOLS, "--permission-mode", "bypass"], { cwd: d, env: { ...b.env, OLLAMA_HOST: fake.url }, stdout: "pipe", stderr: "pipe" });
+    const end = Date.now() + 8000;
+    while (!existsSync(pidFile) && Date.now() < end) await Bun.sleep(25);
+    await Bun.sleep(100);
+    const child = Number(readFileSync(pidFile, "utf8").trim());
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    let alive = true;
+    for (let i = 0; i < 40 && alive; i++) {
+      try {
+        process.kill(child, 0);
+        await Bun.sleep(50);
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  });
+});

@@ -8,6 +8,7 @@ import { decodeApostropheEntities, decodeEntities } from "./entities.ts";
 import { extractBalanced, parseLenientJson, tryStrictJson } from "./lenient-json.ts";
 import { isWs, skipWs, startsWithCI, stripFence } from "./scan-util.ts";
 import { parseChildren } from "./child-elements.ts";
+import { safeHead } from "../../util/text.ts";
 import { callsFromJsonValue } from "../native-text-recovery.ts";
 
 /** Longest first, so `tool_call` is tried before `tool`. */
@@ -274,7 +275,7 @@ function cleanName(raw: string): string {
 
 function clip(s: string): string {
   const one = s.replace(/\s+/g, " ").trim();
-  return one.length > 160 ? `${one.slice(0, 157)}...` : one;
+  return one.length > 160 ? `${safeHead(one, 157)}...` : one;
 }
 
 // ------------------------------------------------------------------------------- <function=x> / <invoke>
