@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama, type FakeReply } from "../support/fake-ollama.ts";
-import { isolatedBinary, run, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 const MODEL = "coder:7b";
 let b: BinaryEnv;
@@ -218,5 +218,159 @@ describe("issue 5: tool-result pipeline (compiled binary)", () => {
     expect(res!.content.length).toBeLessThan(25_000);
     expect(res!.content.includes("omitted")).toBe(true);
     expect(/not saved|could not be saved|write failed|no session workspace/i.test(res!.content)).toBe(true);
+  }, 20_000);
+});
+
+// Issue 9. Both models are Ollama on one OLLAMA_HOST (settings `fastModel: "OLLAMA:<fast>"`, the form the issue
+// names): a router on 127.0.0.1 sends each request to the main or the fast fake by model name.
+describe("issue 9: tool-use summaries (compiled binary)", () => {
+  const MAIN = "qwen3:8b";
+  const FAST = "qwen3:0.6b";
+  let s: BinaryEnv;
+  let main: FakeOllama;
+  let fastM: FakeOllama;
+  let router: ReturnType<typeof Bun.serve>;
+  const settings = (o: Record<string, unknown>) => writeFileSync(join(s.env.CHATCLI_HOME!, "settings.json"), JSON.stringify(o));
+
+  beforeAll(() => {
+    s = isolatedBinary();
+    mkdirSync(s.env.CHATCLI_HOME!, { recursive: true });
+    writeFileSync(join(s.dir, "a.txt"), "alpha\n");
+    writeFileSync(join(s.dir, "b.txt"), "beta\n");
+    writeFileSync(join(s.dir, "long.txt"), `${"LONGLINE".repeat(200)}\n`);
+    main = startFakeOllama({ models: [{ name: MAIN, contextLength: 8192, capabilities: ["completion", "tools"] }], defaultReply: { text: "unexpected extra request" } });
+    fastM = startFakeOllama({ models: [{ name: FAST, contextLength: 8192, capabilities: ["completion"] }], defaultReply: { text: "Did a thing" } });
+    router = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      idleTimeout: 0,
+      async fetch(req) {
+        const u = new URL(req.url);
+        const body = req.method === "POST" ? await req.text() : undefined;
+        const isFast = body !== undefined && body.includes(`"${FAST}"`);
+        return fetch(`${isFast ? fastM.url : main.url}${u.pathname}`, { method: req.method, headers: req.headers, ...(body !== undefined ? { body } : {}) });
+      },
+    });
+  });
+  afterAll(() => {
+    router.stop(true);
+    main.stop();
+    fastM.stop();
+    s.cleanup();
+  });
+
+  type Line = { type: string; [k: string]: unknown };
+  const go = async (prompt: string, extra: Record<string, string> = {}, format = "stream-json") => {
+    const r = await run(s, ["-p", prompt, "--model", MAIN, "--output-format", format], { OLLAMA_HOST: `http://127.0.0.1:${router.port}`, ...extra });
+    expect(r.code).toBe(0);
+    return r;
+  };
+  const events = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Line);
+  const twoReads = () => main.enqueue({ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "read", arguments: { path: "b.txt" } }] }, { text: "Both read." });
+
+  test("a single read is labelled `Read <file>` with no model call", async () => {
+    settings({ fastModel: `OLLAMA:${FAST}` });
+    const before = fastM.chatRequests().length;
+    main.enqueue(call("read", { path: "a.txt" }), { text: "Read it." });
+    const r = await go("read a");
+    const sum = events(r.stdout).filter((e) => e.type === "tool_use_summary");
+    expect(sum).toHaveLength(1);
+    expect(sum[0]!.label).toBe("Read a.txt");
+    expect(fastM.chatRequests().length).toBe(before);
+  });
+
+  test("settings `fastModel: \"OLLAMA:<model>\"`: a two-call batch is labelled by the fast model, fields cut to 300 chars", async () => {
+    settings({ fastModel: `OLLAMA:${FAST}` });
+    const before = fastM.chatRequests().length;
+    main.enqueue({ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "read", arguments: { path: "long.txt" } }] }, { text: "Both read." });
+    fastM.enqueue({ text: "- `Read a.txt and long.txt`\nExtra explanation line" });
+    const r = await go("read two");
+    const sum = events(r.stdout).find((e) => e.type === "tool_use_summary");
+    expect(sum?.label).toBe("Read a.txt and long.txt");
+    const reqs = fastM.chatRequests().slice(before);
+    expect(reqs).toHaveLength(1);
+    expect(reqs[0]!.tools).toBeUndefined();
+    const text = JSON.stringify(reqs[0]!.messages);
+    expect(text).toContain("LONGLINE");
+    expect(text).not.toContain("LONGLINE".repeat(40)); // 320 chars: the output field was cut to 300
+  });
+
+  test("CHATCLI_EMIT_TOOL_USE_SUMMARIES=0 beats settings; =true beats experimental.emitToolUseSummaries=false", async () => {
+    settings({ fastModel: `OLLAMA:${FAST}` });
+    const before = fastM.chatRequests().length;
+    twoReads();
+    let r = await go("read both", { CHATCLI_EMIT_TOOL_USE_SUMMARIES: "0" });
+    expect(r.stdout).not.toContain("tool_use_summary");
+    expect(fastM.chatRequests().length).toBe(before);
+
+    settings({ fastModel: `OLLAMA:${FAST}`, experimental: { emitToolUseSummaries: false } });
+    twoReads();
+    r = await go("read both");
+    expect(r.stdout).not.toContain("tool_use_summary");
+    expect(fastM.chatRequests().length).toBe(before);
+
+    twoReads();
+    fastM.enqueue({ text: "Read both files" });
+    r = await go("read both", { CHATCLI_EMIT_TOOL_USE_SUMMARIES: "true" });
+    expect(events(r.stdout).find((e) => e.type === "tool_use_summary")?.label).toBe("Read both files");
+    expect(fastM.chatRequests().length).toBe(before + 1);
+  });
+
+  test("only successful calls are described; a batch of failures gets no label and no call", async () => {
+    settings({ fastModel: `OLLAMA:${FAST}` });
+    const before = fastM.chatRequests().length;
+    main.enqueue({ toolCalls: [{ name: "read", arguments: { path: "nope-1.txt" } }, { name: "read", arguments: { path: "nope-2.txt" } }] }, { text: "Neither exists." });
+    let r = await go("read missing");
+    expect(r.stdout).not.toContain("tool_use_summary");
+    expect(fastM.chatRequests().length).toBe(before);
+
+    main.enqueue({ toolCalls: [{ name: "read", arguments: { path: "nope-3.txt" } }, { name: "exec", arguments: { command: "echo hi-there" } }] }, { text: "One worked." });
+    fastM.enqueue({ text: "Ran echo" });
+    r = await run(s, ["-p", "mixed", "--model", MAIN, "--output-format", "stream-json", "--permission-mode", "bypass"], { OLLAMA_HOST: `http://127.0.0.1:${router.port}` });
+    expect(r.code).toBe(0);
+    const text = JSON.stringify(fastM.chatRequests().slice(before));
+    expect(text).toContain("hi-there");
+    expect(text).not.toContain("nope-3.txt");
+    const sum = events(r.stdout).find((e) => e.type === "tool_use_summary");
+    const started = events(r.stdout).filter((e) => e.type === "tool.started");
+    expect(sum?.label).toBe("Ran echo");
+    expect(sum?.callIds).toEqual([started[1]!.callId]);
+  });
+
+  test("an error-shaped reply or a failing fast model: no label, no error, and the main model is never asked", async () => {
+    settings({ fastModel: `OLLAMA:${FAST}` });
+    const mainBefore = main.chatRequests().length;
+    twoReads();
+    fastM.enqueue({ text: "Error: model is overloaded" });
+    let r = await go("read both");
+    expect(r.stdout).not.toContain("tool_use_summary");
+    expect(r.stderr).not.toMatch(/error/i);
+    twoReads();
+    fastM.enqueue({ status: 500, errorBody: '{"error":"boom"}' });
+    r = await go("read both", { MAX_RETRIES: "0" });
+    expect(r.stdout).not.toContain("tool_use_summary");
+    expect(r.stdout).toContain('"turn.completed"');
+    expect(main.chatRequests().length - mainBefore).toBe(4);
+    for (const c of main.chatRequests().slice(mainBefore)) expect(JSON.stringify(c.messages)).not.toContain("You label batches of tool calls");
+  }, 20_000);
+
+  test.skipIf(!hasTmux())("/stats shows the label's tokens under tool_use_summary, apart from the main model's", async () => {
+    settings({ fastModel: `OLLAMA:${FAST}` });
+    twoReads();
+    fastM.enqueue({ text: "Read a and b", promptEvalCount: 777, evalCount: 5 });
+    const tmux = new Tmux(join(s.dir, "..", "tmux-qa-stats.sock"), paneCommand(s, `--model ${MAIN}`, { env: { OLLAMA_HOST: `http://127.0.0.1:${router.port}` } }), 110, 40);
+    try {
+      await tmux.waitFor((x) => x.includes("Ask anything"));
+      tmux.sendLiteral("read both");
+      tmux.send("Enter");
+      await tmux.waitFor((x) => x.includes("Both read.") && x.includes("Read a and b"));
+      tmux.sendLiteral("/stats");
+      tmux.send("Enter");
+      const screen = await tmux.waitFor((x) => x.includes("tool_use_summary"));
+      const row = screen.split("\n").find((l) => l.includes("tool_use_summary"))!;
+      expect(row).toContain("777");
+    } finally {
+      tmux.kill();
+    }
   }, 20_000);
 });
