@@ -291,9 +291,11 @@ export class Session implements SessionLike {
     this.sideTask?.abort();
     if (!this.running) return;
     this.running.abort();
+    // Each pending ask is answered `deny` and announced, so a UI drops its approval box at once.
     for (const [id, resolve] of this.approvals) {
       this.approvals.delete(id);
       resolve("deny");
+      this.emit({ type: "approval.resolved", requestId: id, decision: "deny" });
     }
   }
 

@@ -119,6 +119,19 @@ describe("Session + agent loop", () => {
     expect(readFileSync(join(h.project, "n.txt"), "utf8")).toBe("new");
   });
 
+  test("an interrupt while an approval is pending denies it and announces approval.resolved", async () => {
+    h = harness({ interactive: true, replies: [{ toolCalls: [{ name: "write", args: { path: "n.txt", content: "new" } }] }, { text: "unused" }] });
+    const off = h.wired.session.subscribe((e) => {
+      if (e.type === "approval.requested") h!.wired.session.submit({ type: "interrupt" });
+    });
+    await h.run("write n.txt");
+    off();
+    const req = h.of("approval.requested")[0]!;
+    expect(h.of("approval.resolved")).toEqual([{ type: "approval.resolved", requestId: req.requestId, decision: "deny" }]);
+    expect(h.of("turn.completed")[0]!.stopReason).toBe("interrupted");
+    expect(existsSync(join(h.project, "n.txt"))).toBe(false);
+  });
+
   test("dangerous commands are blocked even in bypass mode", async () => {
     h = harness({ mode: "bypass", replies: [{ toolCalls: [{ name: "exec", args: { command: "rm -rf /" } }] }, { text: "ok" }] });
     await h.run("clean up");
