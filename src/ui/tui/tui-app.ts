@@ -376,9 +376,13 @@ export class TuiApp {
     const now = this.renderer.clock.now();
     const isEsc = k.name === "escape" && !k.ctrl && !k.shift;
     if (!isEsc) this.lastEscAt = -Infinity;
-    if (!(k.name === "c" && k.ctrl) && this.hint) {
-      this.hint = "";
-      this.syncStatus();
+    // Any other key disarms a pending Ctrl+C: clearing a freshly typed prompt with Ctrl+C must not quit.
+    if (!(k.name === "c" && k.ctrl)) {
+      this.lastCtrlCAt = -Infinity;
+      if (this.hint) {
+        this.hint = "";
+        this.syncStatus();
+      }
     }
 
     if (this.state.approval) {

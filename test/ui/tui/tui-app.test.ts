@@ -138,6 +138,19 @@ test("Ctrl+C clears the prompt, a second Ctrl+C quits", async () => {
   expect(session.opsOf("shutdown")).toHaveLength(1);
 });
 
+test("a key typed after Ctrl+C disarms it: Ctrl+C then clears the new text instead of quitting", async () => {
+  await start();
+  await setup.mockInput.typeText("first draft");
+  setup.mockInput.pressCtrlC();
+  await setup.mockInput.typeText("second");
+  expect(await frame((x) => !x.includes("again to quit"))).not.toContain("again to quit");
+  setup.mockInput.pressCtrlC();
+  expect(exits).toEqual([]);
+  expect(app.prompt.plainText).toBe("");
+  setup.mockInput.pressCtrlC();
+  expect(exits).toEqual([0]);
+});
+
 test("Ctrl+D quits only on an empty prompt", async () => {
   await start();
   await setup.mockInput.typeText("x");
