@@ -374,3 +374,157 @@ describe("issue 9: tool-use summaries (compiled binary)", () => {
     }
   }, 20_000);
 });
+
+// Issue 7 in tmux: a file an `exec` command changed and one it created, restored with "code only" (the
+// conversation stays); a file edited by the user afterwards is a conflict, skipped unless the user overwrites.
+describe.skipIf(!hasTmux())("issue 7: checkpoints and rewind (compiled binary in tmux)", () => {
+  let r: BinaryEnv;
+  let fk: FakeOllama;
+  beforeAll(() => {
+    r = isolatedBinary();
+    Bun.spawnSync(["git", "init", "-q"], { cwd: r.dir });
+    fk = startFakeOllama({ models: [{ name: MODEL, contextLength: 32768, capabilities: ["completion", "tools"] }], defaultReply: { text: "Nothing more." } });
+  });
+  afterAll(() => {
+    fk.stop();
+    r.cleanup();
+  });
+  const start = (sock: string, extra: Record<string, string> = {}) =>
+    new Tmux(join(r.home, sock), paneCommand(r, `--model ${MODEL} --permission-mode bypass`, { env: { OLLAMA_HOST: fk.url, ...extra } }), 110, 36);
+  const file = (n: string) => join(r.dir, n);
+
+  test("no checkpoints: /rewind is a notice; Esc Esc on a typed prompt clears it and opens nothing", async () => {
+    const t = start("qa-rw-1.sock");
+    try {
+      await t.waitFor((s) => s.includes("Ask anything"));
+      t.sendLiteral("/rewind");
+      t.send("Enter");
+      const s1 = await t.waitFor((s) => s.includes("No checkpoints yet"));
+      expect(s1).not.toContain("Select a checkpoint");
+      t.sendLiteral("draft to throw away");
+      await t.waitFor((s) => s.includes("draft to throw away"));
+      t.send("Escape");
+      await Bun.sleep(60);
+      t.send("Escape");
+      await t.waitFor((s) => !s.includes("draft to throw away"));
+      await Bun.sleep(300);
+      expect(t.capture()).not.toContain("Select a checkpoint");
+    } finally {
+      t.kill();
+    }
+  }, 20_000);
+
+  test("files an exec command changed and created: code-only restore brings one back and deletes the other; the conversation stays", async () => {
+    writeFileSync(file("config file.txt"), "original ✓\r\nline two\r\n");
+    fk.enqueue(call("exec", { command: "printf 'by exec\\n' > 'config file.txt' && echo new > created.txt" }), { text: "Exec finished." });
+    const t = start("qa-rw-2.sock");
+    try {
+      await t.waitFor((s) => s.includes("Ask anything"));
+      t.sendLiteral("change things");
+      t.send("Enter");
+      await t.waitFor((s) => s.includes("Exec finished."));
+      expect(readFileSync(file("config file.txt"), "utf8")).toBe("by exec\n");
+      t.send("Escape");
+      await Bun.sleep(60);
+      t.send("Escape");
+      const menu = await t.waitFor((s) => s.includes("Select a checkpoint"));
+      const rows = menu.split("\n").filter((l) => / msgs? /.test(l));
+      expect(rows).toHaveLength(2);
+      expect(rows[1]).toContain("+2 files"); // the first checkpoint: the files changed after it
+      t.send("Down");
+      t.send("Enter");
+      await t.waitFor((s) => s.includes("Restore code only"));
+      t.send("Down");
+      t.send("Down");
+      t.send("Enter");
+      const plan = await t.waitFor((s) => s.includes("Will change"));
+      expect(plan).toContain("config file.txt");
+      expect(plan).toContain("created.txt");
+      expect(plan).toContain("Restore and delete the 1 created file");
+      t.send("Enter");
+      const after = await t.waitFor((s) => s.includes("Restored 1 file"));
+      expect(readFileSync(file("config file.txt"), "utf8")).toBe("original ✓\r\nline two\r\n");
+      expect(existsSync(file("created.txt"))).toBe(false);
+      expect(after).toContain("Exec finished."); // code only: the conversation is untouched
+    } finally {
+      t.kill();
+    }
+  }, 25_000);
+
+  test("a file edited outside chatcli after the turn is a conflict: listed, skipped by Restore, overwritten on request", async () => {
+    writeFileSync(file("notes.md"), "v0\n");
+    fk.enqueue(call("write", { path: "notes.md", content: "v1 by model\n" }), { text: "Wrote v1." });
+    const t = start("qa-rw-3.sock");
+    const openPlan = async () => {
+      t.send("Escape");
+      await Bun.sleep(60);
+      t.send("Escape");
+      const menu = await t.waitFor((s) => s.includes("Select a checkpoint"));
+      const rows = menu.split("\n").filter((l) => / msgs? /.test(l));
+      const target = rows.findIndex((l) => l.includes("+1 file"));
+      expect(target).toBeGreaterThanOrEqual(0);
+      for (let i = 0; i < target; i++) t.send("Down");
+      t.send("Enter");
+      await t.waitFor((s) => s.includes("Rewind to") && s.includes("Restore code only"));
+      t.send("Down");
+      t.send("Down");
+      t.send("Enter");
+      return t.waitFor((s) => s.includes("Changed outside chatcli, skipped unless overwritten"));
+    };
+    try {
+      await t.waitFor((s) => s.includes("Ask anything"));
+      t.sendLiteral("write v1");
+      t.send("Enter");
+      await t.waitFor((s) => s.includes("Wrote v1."));
+      writeFileSync(file("notes.md"), "v2 by the user\n");
+      let plan = await openPlan();
+      expect(plan).toContain("notes.md");
+      expect(plan).toContain("Restore and overwrite the files changed outside chatcli");
+      t.send("Enter"); // the first option: Restore (skips the conflict)
+      await t.waitFor((s) => s.includes("Skipped"));
+      expect(readFileSync(file("notes.md"), "utf8")).toBe("v2 by the user\n");
+      plan = await openPlan();
+      const lines = plan.split("\n");
+      const idx = (txt: string) => lines.findIndex((l) => l.includes(txt));
+      expect(idx("Restore and overwrite")).toBeGreaterThan(idx("▶"));
+      t.send("Down");
+      t.send("Enter");
+      await t.waitFor((s) => s.includes("Restored 1 file"));
+      expect(readFileSync(file("notes.md"), "utf8")).toBe("v0\n");
+    } finally {
+      t.kill();
+    }
+  }, 30_000);
+
+  test("CHATCLI_REWIND_ESC_MS widens the double-Esc window (900 ms apart opens the menu only when allowed)", async () => {
+    fk.enqueue({ text: "Hello back." });
+    const t = start("qa-rw-4.sock", { CHATCLI_REWIND_ESC_MS: "2500" });
+    try {
+      await t.waitFor((s) => s.includes("Ask anything"));
+      t.sendLiteral("hello");
+      t.send("Enter");
+      await t.waitFor((s) => s.includes("Hello back."));
+      t.send("Escape");
+      await Bun.sleep(900);
+      t.send("Escape");
+      await t.waitFor((s) => s.includes("Select a checkpoint"));
+    } finally {
+      t.kill();
+    }
+    fk.enqueue({ text: "Hello again." });
+    const d = start("qa-rw-5.sock");
+    try {
+      await d.waitFor((s) => s.includes("Ask anything"));
+      d.sendLiteral("hello");
+      d.send("Enter");
+      await d.waitFor((s) => s.includes("Hello again."));
+      d.send("Escape");
+      await Bun.sleep(900);
+      d.send("Escape");
+      await Bun.sleep(500);
+      expect(d.capture()).not.toContain("Select a checkpoint");
+    } finally {
+      d.kill();
+    }
+  }, 25_000);
+});
