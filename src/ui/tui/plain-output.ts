@@ -19,6 +19,9 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   let pendingApproval: string | null = null;
   // Lines typed while a turn runs wait in the session's queue; input ending must not drop them.
   let queued = 0;
+  // Lines read while a turn runs wait here and are submitted one per turn, so a piped script of any length is
+  // answered line by line (the session's type-ahead queue holds 10 and joins what it holds into one prompt).
+  const waiting: string[] = [];
   let atLineStart = true;
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
@@ -29,7 +32,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   };
   const line = (s: string) => write((atLineStart ? "" : "\n") + s + "\n");
   const maybeDone = () => {
-    if (inputEnded && !running && !pendingApproval && queued === 0) resolveDone(0);
+    if (inputEnded && !running && !pendingApproval && queued === 0 && waiting.length === 0) resolveDone(0);
   };
 
   const display = new DisplayFilter();
@@ -43,6 +46,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         break;
       case "queue.updated":
         queued = e.items.length;
+        if (queued === 0 && !running && waiting.length) setTimeout(submitNext, 0);
         break;
       case "message.delta":
         if (e.text) write(e.text);
@@ -72,7 +76,9 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
       case "turn.completed":
         running = false;
         if (!atLineStart) write("\n");
-        maybeDone();
+        // After the session has finished this run (its loop ends on a later tick), not from inside its emit.
+        if (waiting.length && queued === 0) setTimeout(submitNext, 0);
+        else maybeDone();
         break;
       case "session.ended":
         resolveDone(0);
@@ -91,15 +97,24 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
       maybeDone();
       return;
     }
+    if (!text.trim()) return;
+    if (running || waiting.length) waiting.push(text);
+    else prompt(text);
+  });
+  function prompt(text: string): void {
     const t = text.trim();
-    if (!t) return;
     if (t === "/exit" || t === "/quit") {
       resolveDone(0);
       return;
     }
     running = true;
     session.submit({ type: "user_input", text });
-  });
+  }
+  function submitNext(): void {
+    const next = waiting.shift();
+    if (next === undefined || running) return maybeDone();
+    prompt(next);
+  }
   rl.on("close", () => {
     inputEnded = true;
     maybeDone();

@@ -25,7 +25,7 @@ test("runPlain streams text without escape codes and answers approvals from inpu
   expect(out).not.toContain("\x1b");
 });
 
-test("runPlain: a line queued behind a running turn is answered before input end finishes the run", async () => {
+test("runPlain: a line read behind a running turn is submitted after it, and answered before input end finishes the run", async () => {
   const session = new FakeSession();
   const input = new PassThrough();
   let out = "";
@@ -37,17 +37,31 @@ test("runPlain: a line queued behind a running turn is answered before input end
   input.write("q2\n");
   input.end();
   await Bun.sleep(5);
-  // The session queued q2 behind the running turn.
-  session.emit({ type: "queue.updated", items: ["q2"] });
+  expect(session.opsOf("user_input").map((o) => o.text)).toEqual(["q1"]);
   streamAnswer(session, "m1", "A1\n");
   session.emit(turnCompleted("t1"));
   await Bun.sleep(5);
   expect(finished).toBe(false);
-  session.emit({ type: "queue.updated", items: [] });
+  expect(session.opsOf("user_input").map((o) => o.text)).toEqual(["q1", "q2"]);
   session.emit({ type: "turn.started", turnId: "t2", input: "q2" });
   streamAnswer(session, "m2", "A2\n");
   session.emit(turnCompleted("t2"));
   expect(await done).toBe(0);
   expect(out).toContain("A1");
   expect(out).toContain("A2");
+});
+
+test("runPlain: a piped script longer than the session's queue is submitted one line per turn, none dropped", async () => {
+  const session = new FakeSession();
+  const input = new PassThrough();
+  const done = runPlain(session, input, { write: () => undefined });
+  input.end(Array.from({ length: 15 }, (_, i) => `line ${i}`).join("\n") + "\n/exit\nnever sent\n");
+  for (let i = 0; i < 15; i++) {
+    await Bun.sleep(5);
+    expect(session.opsOf("user_input").map((o) => o.text)).toEqual(Array.from({ length: i + 1 }, (_, k) => `line ${k}`));
+    session.emit({ type: "turn.started", turnId: `t${i}`, input: `line ${i}` });
+    session.emit(turnCompleted(`t${i}`));
+  }
+  expect(await done).toBe(0);
+  expect(session.opsOf("user_input")).toHaveLength(15);
 });
