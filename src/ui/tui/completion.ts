@@ -53,14 +53,15 @@ export function complete(text: string, commands: readonly SlashCommand[], files:
       .map((c) => ({ insert: "/" + c.name, label: "/" + c.name, description: c.description }));
     return items.length ? { start: 0, items } : null;
   }
-  const m = /(^|\s)@([^\s@]*)$/.exec(text);
+  // A space in a path is written `\ ` (what the @-mention expander reads), both in what is typed and inserted.
+  const m = /(^|\s)@((?:\\ |[^\s@])*)$/.exec(text);
   if (m) {
-    const q = m[2]!.toLowerCase();
+    const q = m[2]!.replaceAll("\\ ", " ").toLowerCase();
     const start = text.length - m[2]!.length - 1;
     const all = files();
     const prefix = all.filter((f) => f.toLowerCase().startsWith(q));
     const rest = q ? all.filter((f) => !f.toLowerCase().startsWith(q) && f.toLowerCase().includes(q)) : [];
-    const items = [...prefix, ...rest].slice(0, 50).map((f) => ({ insert: "@" + f, label: "@" + f, description: "" }));
+    const items = [...prefix, ...rest].slice(0, 50).map((f) => ({ insert: "@" + f.replaceAll(" ", "\\ "), label: "@" + f, description: "" }));
     return items.length ? { start, items } : null;
   }
   return null;
