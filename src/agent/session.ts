@@ -243,8 +243,16 @@ export class Session implements SessionLike {
     const controller = new AbortController();
     this.sideTask = controller;
     try {
-      const r = await this.opts.compact({ history: this.history, signal: controller.signal, emit: (e) => this.emit(e), ...(instruction ? { instruction } : {}) });
-      if (r && r !== this.history) this.replaceHistory(r, "compaction");
+      // The level reports ("compaction" events) go out after the swap: history.replaced rebuilds the transcript
+      // from the new history, so a report sent before it would vanish from the screen. Progress notices stay live.
+      const reports: AgentEvent[] = [];
+      const emit = (e: AgentEvent) => (e.type === "compaction" ? reports.push(e) : this.emit(e));
+      try {
+        const r = await this.opts.compact({ history: this.history, signal: controller.signal, emit, ...(instruction ? { instruction } : {}) });
+        if (r && r !== this.history) this.replaceHistory(r, "compaction");
+      } finally {
+        for (const e of reports) this.emit(e);
+      }
     } catch (err) {
       this.emit({ type: "notice", level: "error", text: t("core.compactFailed", { error: (err as Error)?.message ?? String(err) }) });
     } finally {

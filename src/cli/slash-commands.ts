@@ -12,6 +12,7 @@ import type { ContextManager } from "../agent/contexts.ts";
 import type { SessionRecorder } from "../store/session-recorder.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { transcriptEvents } from "../store/session-replay.ts";
+import { splitCliArgs } from "../agent/toolcall/cli-args.ts";
 import { formatSessionTable } from "./commands/sessions.ts";
 import { t, type MessageKey } from "../i18n/i18n.ts";
 
@@ -135,7 +136,8 @@ function session(d: SlashDeps, args: string): string {
 
 
 function context(d: SlashDeps, args: string): string {
-  const [sub = "", name, ...paths] = args.split(/\s+/).filter(Boolean);
+  // Shell-like words, so a path with spaces can be quoted ("docs/api notes.md") or escaped (docs/api\ notes.md).
+  const [sub = "", name, ...paths] = splitCliArgs(args);
   const c = d.contexts;
   switch (sub) {
     case "create": {

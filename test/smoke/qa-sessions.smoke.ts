@@ -81,3 +81,57 @@ describe("issue 10: sessions", () => {
     expect(contents).toContain("which word?");
   });
 });
+
+describe.skipIf(!hasTmux())("issues 8 + 10 in the TUI", () => {
+  test("/context with a quoted path with spaces, /compact <instruction> reported after the swap, /session save then --resume NAME; no update check on start", async () => {
+    const dir = project("tui");
+    mkdirSync(join(dir, "docs"), { recursive: true });
+    writeFileSync(join(dir, "docs", "api notes.md"), "API NOTES ALPHA\r\nsecond line\r\n");
+    const releaseHits: string[] = [];
+    const release = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (releaseHits.push(new URL(req.url).pathname), new Response("no", { status: 404 })) });
+    const tmux = new Tmux(join(b.dir, "qa-tui.sock"), paneCommand(b, "-m qwen3:8b", { cwd: dir, env: { OLLAMA_HOST: fake.url, CHATCLI_RELEASE_URL: `http://127.0.0.1:${release.port}` } }), 100, 30);
+    const type = async (text: string, until: (s: string) => boolean) => {
+      tmux.sendLiteral(text);
+      await Bun.sleep(150);
+      tmux.send("Enter");
+      return tmux.waitFor(until, 10_000);
+    };
+    try {
+      await tmux.waitFor((s) => s.includes("Ask anything"));
+      await type('/context create notes "docs/api notes.md"', (s) => s.includes('Context "notes" saved'));
+      await type("/context attach notes", (s) => s.includes('Context "notes" attached'));
+      let before = fake.chatRequests().length;
+      for (const q of ["question one", "question two", "question three"]) {
+        const n = fake.chatRequests().length;
+        await type(q, () => fake.chatRequests().length > n);
+        await tmux.waitFor((s) => s.includes("Ask anything") && !/esc to interrupt|Esc to interrupt/i.test(s));
+      }
+      const system = requestsSince(before)[0]!.messages[0]!.content;
+      expect(system).toContain("API NOTES ALPHA");
+
+      before = fake.chatRequests().length;
+      const screen = await type("/compact keep the word mango", (s) => s.includes("Compacted (level 2)"));
+      expect(screen).toMatch(/Compacted \(level 2\): \d+ → \d+ messages/);
+      const summaryRequest = requestsSince(before)[0]!;
+      expect(summaryRequest.messages.at(-1)!.content).toContain("USER INSTRUCTION: keep the word mango");
+
+      await type("/session save qa-notes", (s) => s.includes('saved as "qa-notes"'));
+      tmux.send("C-c");
+      await Bun.sleep(200);
+      tmux.send("C-c");
+    } finally {
+      tmux.kill();
+      release.stop(true);
+    }
+    expect(releaseHits).toEqual([]);
+
+    const list = await runIn(dir, ["sessions"]);
+    expect(list.stdout).toContain("qa-notes");
+    const before = fake.chatRequests().length;
+    const resumed = await runIn(b.dir, ["-p", "go on", "--resume", "qa-notes", "-m", "qwen3:8b"]);
+    expect(resumed.code).toBe(0);
+    const sent = requestsSince(before)[0]!.messages.map((m) => m.content);
+    expect(sent.some((c) => c.startsWith("[STRUCTURED SUMMARY"))).toBe(true);
+    expect(sent).toContain("question three");
+  }, 60_000);
+});
