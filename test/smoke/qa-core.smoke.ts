@@ -471,3 +471,154 @@ describe("headless agent: system prompt, anchor and configuration", () => {
     expect(alive).toBe(false);
   });
 });
+
+describe.skipIf(!hasTmux())("TUI daily driver (compiled binary in tmux)", () => {
+  let socks = 0;
+  function tui(cwd: string, args = "", cols = 100, rows = 32): Tmux {
+    return new Tmux(join(b.dir, `qa-${++socks}.sock`), paneCommand(b, args, { env: { OLLAMA_HOST: fake.url }, cwd, after: "echo EXITED=$?; sleep 30" }), cols, rows);
+  }
+  const status = (s: string) => s.split("\n").filter((l) => l.includes(" · ")).at(-1) ?? "";
+  const submit = (t: Tmux, text: string) => {
+    t.sendLiteral(text);
+    t.send("Enter");
+  };
+
+  test("--permission-mode at start and Shift+Tab cycling are shown in the status line", async () => {
+    const d = project();
+    const t = tui(d, `--model ${TOOLS} --permission-mode accept-edits`);
+    try {
+      await t.waitFor((s) => status(s).includes("accept-edits"));
+      t.send("BTab");
+      await t.waitFor((s) => status(s).endsWith("plan") || / plan\s*$/.test(status(s)));
+      t.send("BTab");
+      await t.waitFor((s) => /· default\s*$/.test(status(s)));
+      t.send("BTab");
+      await t.waitFor((s) => status(s).includes("accept-edits"));
+    } finally {
+      t.kill();
+    }
+  });
+
+  test("approval box: a key typed before it is not an answer; Ctrl+C interrupts and the box goes away", async () => {
+    const d = project();
+    fake.enqueue({ toolCalls: [{ name: "write", arguments: { path: "out file.txt", content: "written\n" } }], chunks: [], headerDelayMs: 150 });
+    const t = tui(d, `--model ${TOOLS}`);
+    try {
+      await t.waitFor((s) => status(s).includes(TOOLS));
+      submit(t, "write the file");
+      t.sendLiteral("y"); // typed before the box appeared
+      const box = await t.waitFor((s) => s.includes("Permission required"));
+      expect(box).toContain("out file.txt");
+      expect(box).toContain("+written");
+      expect(box).toContain("[y] once");
+      await Bun.sleep(400);
+      expect(existsSync(join(d, "out file.txt"))).toBe(false);
+      expect(t.capture()).toContain("Permission required");
+      t.send("C-c");
+      const after = await t.waitFor((s) => s.includes("Interrupted.") && !s.includes("Permission required"));
+      expect(after).not.toContain("EXITED");
+      expect(existsSync(join(d, "out file.txt"))).toBe(false);
+      // A new draft cleared with Ctrl+C right after does not quit.
+      t.sendLiteral("new draft");
+      await t.waitFor((s) => s.includes("› new draft"));
+      t.send("C-c");
+      await t.waitFor((s) => !s.includes("› new draft"));
+      await Bun.sleep(300);
+      expect(t.capture()).not.toContain("EXITED");
+    } finally {
+      t.kill();
+    }
+  }, 20_000);
+
+  test("type-ahead: queued inputs shown, the last removable, Esc interrupts and the queue is delivered", async () => {
+    const d = project();
+    fake.enqueue({ text: "slow ".repeat(60), chunkCount: 60, chunkDelayMs: 100 }, { text: "Answer to queued one." });
+    const t = tui(d, `--model ${TOOLS}`);
+    try {
+      await t.waitFor((s) => status(s).includes(TOOLS));
+      submit(t, "start slow");
+      await t.waitFor((s) => s.includes("slow slow"));
+      submit(t, "queued one");
+      submit(t, "queued two");
+      const q = await t.waitFor((s) => status(s).includes("▼ 2 queued"));
+      expect(q).toContain("queued one");
+      expect(q).toContain("queued two");
+      t.send("C-x");
+      await t.waitFor((s) => status(s).includes("▼ 1 queued") && !s.includes("queued two"));
+      t.send("Escape");
+      const done = await t.waitFor((s) => s.includes("Answer to queued one."));
+      expect(done).toContain("Interrupted.");
+      expect(done).not.toContain("queued two");
+      const sent = fake.chatRequests().at(-1)!;
+      expect(messagesOf(sent).some((m) => m.role === "user" && m.content === "queued one")).toBe(true);
+      expect(JSON.stringify(sent)).not.toContain("queued two");
+    } finally {
+      t.kill();
+    }
+  }, 20_000);
+
+  test("prompt history persists per project; slash and @path completion (a path with spaces) attach the file", async () => {
+    const d = project({ "my notes.md": "NOTES-WITH-SPACES\n" });
+    const other = project();
+    let t = tui(d, `--model ${TOOLS}`);
+    try {
+      await t.waitFor((s) => status(s).includes(TOOLS));
+      t.sendLiteral("/he");
+      await t.waitFor((s) => s.includes("/help") && s.includes("Show commands"));
+      t.send("C-c");
+      t.sendLiteral("summarize @my");
+      await t.waitFor((s) => s.includes("@my notes.md"));
+      t.send("Tab");
+      await t.waitFor((s) => s.includes("› summarize @my\\ notes.md"));
+      const from = fake.chatRequests().length;
+      t.send("Enter");
+      await t.waitFor((s) => s.includes("Done."));
+      expect(JSON.stringify(messagesOf(since(from)[0]))).toContain("NOTES-WITH-SPACES");
+      t.send("C-d");
+      await t.waitFor((s) => s.includes("EXITED=0"));
+    } finally {
+      t.kill();
+    }
+    t = tui(d, `--model ${TOOLS}`);
+    try {
+      await t.waitFor((s) => status(s).includes(TOOLS));
+      t.send("Up");
+      await t.waitFor((s) => s.includes("› summarize @my\\ notes.md"));
+    } finally {
+      t.kill();
+    }
+    t = tui(other, `--model ${TOOLS}`);
+    try {
+      await t.waitFor((s) => status(s).includes(TOOLS));
+      t.send("Up");
+      await Bun.sleep(300);
+      expect(t.capture()).not.toContain("summarize");
+    } finally {
+      t.kill();
+    }
+  }, 30_000);
+
+  test("--inline: no alternate screen, answers land in the terminal's scrollback, quit leaves them there", async () => {
+    const d = project();
+    const t = tui(d, `--model ${TOOLS} --inline`, 80, 16);
+    try {
+      await t.waitFor((s) => status(s).includes(TOOLS));
+      expect(t.display("#{alternate_on}")).toBe("0");
+      for (let i = 1; i <= 6; i++) {
+        fake.enqueue({ text: `inline answer ${i}` });
+        submit(t, `inline question ${i}`);
+        await t.waitFor((s) => s.includes(`inline answer ${i}`));
+      }
+      const history = Bun.spawnSync(["tmux", "-S", t.socket, "capture-pane", "-p", "-S", "-200", "-t", t.name], { stdout: "pipe" }).stdout.toString();
+      expect(history).toContain("inline question 1");
+      expect(history).toContain("inline answer 1");
+      expect(history.split("inline answer 1").length).toBe(2); // committed once, not repainted into scrollback
+      t.send("C-d");
+      const end = await t.waitFor((s) => s.includes("EXITED=0"));
+      expect(end).toContain("inline answer 6");
+      expect(t.display("#{cursor_flag}")).toBe("1");
+    } finally {
+      t.kill();
+    }
+  }, 30_000);
+});
