@@ -512,7 +512,9 @@ export class Session implements SessionLike {
     if (!this.opts.transformInput) return text;
     try {
       const r = this.opts.transformInput(text);
-      for (const n of r.notices ?? []) this.emit({ type: "notice", level: "info", text: n });
+      // Each says the prompt is not sent as written (a file cut to its cap or not attached): a warning, which
+      // headless text mode also prints on stderr.
+      for (const n of r.notices ?? []) this.emit({ type: "notice", level: "warn", text: n });
       return r.text;
     } catch (err) {
       this.emit({ type: "notice", level: "warn", text: t("core.attachmentsFailed", { error: (err as Error)?.message ?? String(err) }) });

@@ -135,3 +135,64 @@ describe.skipIf(!hasTmux())("issues 8 + 10 in the TUI", () => {
     expect(sent).toContain("question three");
   }, 60_000);
 });
+
+describe("issue 10: workspace context", () => {
+  test("bootstrap files: .agent/ root wins over .git/, project before ~/.chatcli, CLAUDE.md only without AGENTS.md, an edited file is re-read between turns", async () => {
+    const top = project("boot");
+    writeFileSync(join(top, "AGENTS.md"), "TOP-LEVEL AGENTS (outside the .agent root)\n");
+    const root = join(top, "pkg");
+    mkdirSync(join(root, ".agent"), { recursive: true });
+    mkdirSync(join(root, "src", "deep"), { recursive: true });
+    writeFileSync(join(root, "AGENTS.md"), "PROJECT AGENTS v1\n");
+    writeFileSync(join(root, "CLAUDE.md"), "PROJECT CLAUDE\n");
+    writeFileSync(join(root, "RULES.md"), "PROJECT RULES\n");
+    mkdirSync(b.env.CHATCLI_HOME!, { recursive: true });
+    writeFileSync(join(b.env.CHATCLI_HOME!, "AGENTS.md"), "USER AGENTS\n");
+    const cwd = join(root, "src", "deep");
+
+    // Two turns in one process; the file changes between them.
+    const before = fake.chatRequests().length;
+    const proc = Bun.spawn([b.bin, "--no-tui", "-m", "qwen3:8b"], { cwd, env: { ...b.env, OLLAMA_HOST: fake.url }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    proc.stdin.write("first\n");
+    proc.stdin.flush();
+    const deadline = Date.now() + 10_000;
+    while (requestsSince(before).length < 1 && Date.now() < deadline) await Bun.sleep(20);
+    await Bun.sleep(300); // the turn's answer finishes streaming
+    writeFileSync(join(root, "AGENTS.md"), "PROJECT AGENTS v2 (edited)\n");
+    proc.stdin.write("second\n");
+    proc.stdin.end();
+    expect(await proc.exited).toBe(0);
+
+    const [one, two] = requestsSince(before).map((q) => q.messages[0]!.content);
+    expect(one).toContain("PROJECT AGENTS v1");
+    expect(one).not.toContain("TOP-LEVEL AGENTS");
+    expect(one).not.toContain("PROJECT CLAUDE");
+    expect(one).toContain("PROJECT RULES");
+    expect(one!.indexOf("PROJECT AGENTS v1")).toBeLessThan(one!.indexOf("USER AGENTS"));
+    expect(two).toContain("PROJECT AGENTS v2 (edited)");
+    expect(two).not.toContain("PROJECT AGENTS v1");
+
+    // Without AGENTS.md the project's CLAUDE.md is used as it is.
+    const noAgents = join(b.dir, "claude-only");
+    mkdirSync(join(noAgents, ".git"), { recursive: true });
+    writeFileSync(join(noAgents, "CLAUDE.md"), "CLAUDE ONLY PROJECT\n");
+    const n = fake.chatRequests().length;
+    expect((await runIn(noAgents, ["-p", "hi", "-m", "qwen3:8b"])).code).toBe(0);
+    expect(requestsSince(n)[0]!.messages[0]!.content).toContain("CLAUDE ONLY PROJECT");
+  }, 30_000);
+
+  test("@path with an escaped space and CRLF content attaches the file; a huge file is cut with a notice", async () => {
+    const dir = project("mentions");
+    writeFileSync(join(dir, "my notes.txt"), "línea uno ✓\r\nline two\r\n");
+    writeFileSync(join(dir, "big.log"), "x".repeat(200_000));
+    const n = fake.chatRequests().length;
+    const r = await runIn(dir, ["-p", "read @my\\ notes.txt and @big.log and @missing.txt please", "-m", "qwen3:8b"]);
+    expect(r.code).toBe(0);
+    const user = requestsSince(n)[0]!.messages.find((m) => m.role === "user")!.content;
+    expect(user).toContain("línea uno ✓");
+    expect(user.length).toBeLessThan(120_000);
+    // Headless, what was not attached as written is said on stderr.
+    expect(r.stderr).toContain("@big.log: attached the first");
+    expect(r.stderr).toContain("@missing.txt: no such file");
+  });
+});
