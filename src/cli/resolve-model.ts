@@ -75,7 +75,9 @@ export async function resolveModel(cfg: Config, fetchImpl: typeof fetch = fetch)
     }
     throw failureFrom(err, { ...ctx, model });
   }
-  const entries = parseFallbackEntries(cfg.settings.fallback, cfg.env).filter((e) => !(e.provider === def.id && (e.model || def.defaultModel) === model));
+  // The seed's form lists the primary itself (`CHATCLI_FALLBACK_PROVIDERS=OPENAI,CLAUDEAI`): an entry for the
+  // primary's provider that names no model is the primary, not a second try of it with the default model.
+  const entries = parseFallbackEntries(cfg.settings.fallback, cfg.env).filter((e) => !(e.provider === def.id && (e.defaultedModel || (e.model || def.defaultModel) === model)));
   const active = entries.length
     ? createFallbackChain({ entries: [{ provider: def.id, model }, ...entries], env: cfg.env, createProvider: (id) => createProvider(id, cfg.env, fetchImpl) })
     : provider;

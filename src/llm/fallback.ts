@@ -18,6 +18,8 @@ import { getProviderDefinition } from "./registry.ts";
 export interface FallbackEntry {
   provider: string;
   model: string;
+  /** The entry named no model (neither `:model` nor CHATCLI_FALLBACK_MODEL_<ID>): the provider's default filled in. */
+  defaultedModel?: boolean;
 }
 
 export interface FallbackClock {
@@ -53,7 +55,11 @@ export function parseFallbackEntries(settingsFallback: string[] | undefined, env
     const colon = s.indexOf(":");
     const provider = (colon < 0 ? s : s.slice(0, colon)).trim().toUpperCase();
     let model = colon < 0 ? "" : s.slice(colon + 1).trim();
-    if (!model) model = env[`CHATCLI_FALLBACK_MODEL_${provider}`]?.trim() || getProviderDefinition(provider)?.defaultModel || "";
+    if (!model) model = env[`CHATCLI_FALLBACK_MODEL_${provider}`]?.trim() || "";
+    if (!model) {
+      out.push({ provider, model: getProviderDefinition(provider)?.defaultModel || "", defaultedModel: true });
+      continue;
+    }
     out.push({ provider, model });
   }
   return out;

@@ -88,3 +88,18 @@ describe("resolveModel (Ollama)", () => {
     expect(f.message).toContain("OLLAMA");
   });
 });
+
+describe("resolveModel: the fallback chain", () => {
+  const entries = (r: Awaited<ReturnType<typeof resolveModel>>) =>
+    (r.provider as unknown as { health?: () => Array<{ entry: { provider: string; model: string } }> }).health?.().map((h) => `${h.entry.provider}:${h.entry.model}`);
+
+  test("the seed's env form names the primary first: that entry is the primary, not a second try with the default model", async () => {
+    const r = await resolveModel(cfg({ OLLAMA_HOST: fake.url, CHATCLI_FALLBACK_PROVIDERS: "OLLAMA,OLLAMA:llama3.2:3b" }, { model: "qwen3:8b" }));
+    expect(entries(r)).toEqual(["OLLAMA:qwen3:8b", "OLLAMA:llama3.2:3b"]);
+  });
+
+  test("CHATCLI_FALLBACK_MODEL_<ID> for the primary's provider is a real second entry", async () => {
+    const r = await resolveModel(cfg({ OLLAMA_HOST: fake.url, CHATCLI_FALLBACK_PROVIDERS: "OLLAMA", CHATCLI_FALLBACK_MODEL_OLLAMA: "llama3.2:3b" }, { model: "qwen3:8b" }));
+    expect(entries(r)).toEqual(["OLLAMA:qwen3:8b", "OLLAMA:llama3.2:3b"]);
+  });
+});

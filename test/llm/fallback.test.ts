@@ -35,7 +35,7 @@ describe("parseFallbackEntries", () => {
   test("env form: per-provider model env, else the provider default", () => {
     expect(parseFallbackEntries(undefined, { CHATCLI_FALLBACK_PROVIDERS: "OPENAI, CLAUDEAI", CHATCLI_FALLBACK_MODEL_OPENAI: "gpt-4o-mini" })).toEqual([
       { provider: "OPENAI", model: "gpt-4o-mini" },
-      { provider: "CLAUDEAI", model: "claude-sonnet-4-6" },
+      { provider: "CLAUDEAI", model: "claude-sonnet-4-6", defaultedModel: true },
     ]);
     expect(parseFallbackEntries([], {})).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama, type FakeReply } from "../support/fake-ollama.ts";
+import { startFakeSse, type FakeSseServer } from "../support/fake-sse-servers.ts";
 import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 const MODEL = "coder:7b";
@@ -527,4 +528,121 @@ describe.skipIf(!hasTmux())("issue 7: checkpoints and rewind (compiled binary in
       d.kill();
     }
   }, 25_000);
+});
+
+describe("issue 7: headless checkpoints", () => {
+  test("a multi-line, multibyte prompt gives a one-line label of at most 60 characters, cut on a character", async () => {
+    fake.enqueue({ text: "fine" });
+    const prompt = `Ünïcödé 😀 prompt that goes on and on past sixty characters for sure 🎉🎉🎉\nsecond line`;
+    const r = await headless(prompt, {}, ["--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const cp = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; label?: string }).find((e) => e.type === "checkpoint.saved")!;
+    const label = cp.label!;
+    expect(label.includes("\n")).toBe(false);
+    expect(Array.from(label).length).toBeLessThanOrEqual(60);
+    expect(label.startsWith("Ünïcödé 😀 prompt")).toBe(true);
+    expect(/[\uD800-\uDBFF]$/.test(label)).toBe(false); // no half of a surrogate pair at the cut
+  });
+});
+
+// Issue 3: the fallback chain and the OpenAI-compatible family through the compiled binary.
+describe("issue 3: providers (compiled binary)", () => {
+  let sse: FakeSseServer;
+  let ol: FakeOllama;
+  beforeAll(() => {
+    sse = startFakeSse({ defaultReply: { fixture: "openai-text.sse" } });
+    ol = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }, { name: "backup:1b", contextLength: 32768, capabilities: ["completion"] }], defaultReply: { text: "answer from ollama" } });
+  });
+  afterAll(() => {
+    sse.stop();
+    ol.stop();
+  });
+  const openai = { OPENAI_API_KEY: "sk-test-123456789", INITIAL_BACKOFF: "0.01" };
+  const posts = (since: number) => sse.requests.slice(since).filter((q) => q.method === "POST").length;
+
+  test("inside a chain a failing entry gets 2 retries by default (CHATCLI_FALLBACK_MAX_RETRIES changes it); the seed's env form names the primary first; CHATCLI_FALLBACK_MODEL_<ID> picks the entry's model", async () => {
+    const dead = startFakeSse({ defaultReply: { status: 500, body: '{"error":{"message":"down"}}' } });
+    try {
+      const base = { ...openai, OPENAI_BASE_URL: `${dead.url}/v1`, OLLAMA_HOST: ol.url };
+      const olSince = ol.chatRequests().length;
+      let r = await run(b, ["-p", "hi", "--provider", "OPENAI", "--model", "gpt-4o", "--output-format", "stream-json"], {
+        ...base,
+        CHATCLI_FALLBACK_PROVIDERS: "OPENAI,OLLAMA",
+        CHATCLI_FALLBACK_MODEL_OLLAMA: "backup:1b",
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("answer from ollama");
+      expect(dead.requests.filter((q) => q.method === "POST")).toHaveLength(3); // 1 + 2 retries, then the next entry
+      expect(ol.chatRequests().slice(olSince).map((q) => q.model)).toEqual(["backup:1b"]);
+      const switches = r.stdout.split("\n").filter((l) => l.includes('"provider.switched"'));
+      expect(switches).toHaveLength(1);
+      expect(switches[0]).toContain("OLLAMA:backup:1b");
+
+      const before = dead.requests.length;
+      r = await run(b, ["-p", "hi", "--provider", "OPENAI", "--model", "gpt-4o"], { ...base, CHATCLI_FALLBACK_PROVIDERS: "OLLAMA:qwen3:8b", CHATCLI_FALLBACK_MAX_RETRIES: "0" });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("answer from ollama");
+      expect(dead.requests.length - before).toBe(1);
+    } finally {
+      dead.stop();
+    }
+  }, 30_000);
+
+  test("settings `fallback: [...]`: an auth error moves on at once (no retry)", async () => {
+    const s = isolatedBinary();
+    try {
+      mkdirSync(s.env.CHATCLI_HOME!, { recursive: true });
+      writeFileSync(join(s.env.CHATCLI_HOME!, "settings.json"), JSON.stringify({ fallback: ["CLAUDEAI:claude-sonnet-4-6", "OLLAMA:qwen3:8b"] }));
+      const since = sse.requests.length;
+      sse.enqueue({ status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' });
+      const r = await run(s, ["-p", "hi", "--provider", "CLAUDEAI"], { ANTHROPIC_API_KEY: "sk-ant-bad-123456789", ANTHROPIC_BASE_URL: sse.url, OLLAMA_HOST: ol.url, INITIAL_BACKOFF: "0.01" });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("answer from ollama");
+      expect(posts(since)).toBe(1);
+    } finally {
+      s.cleanup();
+    }
+  }, 20_000);
+
+  for (const [id, keyEnv, model] of [
+    ["ZAI", "ZAI_API_KEY", "glm-5"],
+    ["MOONSHOT", "MOONSHOT_API_KEY", "kimi-k2.6"],
+    ["MINIMAX", "MINIMAX_API_KEY", "MiniMax-M2.7"],
+    ["OPENROUTER", "OPENROUTER_API_KEY", "openai/gpt-5.2"],
+    ["GITHUB_MODELS", "GH_TOKEN", "gpt-4o"],
+  ] as const) {
+    test(`${id}: ${keyEnv} and ${id}_BASE_URL reach the server, with the entry's default model`, async () => {
+      sse.enqueue({ fixture: "openai-text.sse" });
+      const since = sse.requests.length;
+      const r = await run(b, ["-p", "hi", "--provider", id], { [keyEnv]: "tok-test-123456789", [`${id}_BASE_URL`]: `${sse.url}/v1` });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const req = sse.requests.slice(since).find((q) => q.method === "POST")!;
+      expect(req.path).toBe("/v1/chat/completions");
+      expect(req.headers.authorization).toBe("Bearer tok-test-123456789");
+      expect((req.body as { model?: unknown }).model).toBe(model);
+    });
+  }
+
+  test("Ctrl+C (SIGINT) during a 429 Retry-After wait ends the run at once, not after the wait", async () => {
+    sse.enqueue({ status: 429, body: '{"error":{"message":"slow down"}}', headers: { "retry-after": "25" } });
+    const p = Bun.spawn([b.bin, "-p", "hi", "--provider", "OPENAI", "--model", "gpt-4o", "--output-format", "stream-json"], {
+      cwd: b.dir,
+      env: { ...b.env, OPENAI_API_KEY: "sk-test-123456789", OPENAI_BASE_URL: `${sse.url}/v1` },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = p.stdout.getReader();
+    let out = "";
+    while (!out.includes('"retry')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+    expect(out).toContain("retry");
+    p.kill("SIGINT");
+    const exited = await Promise.race([p.exited.then(() => true), Bun.sleep(8000).then(() => false)]);
+    if (!exited) p.kill(9);
+    expect(exited).toBe(true);
+  }, 20_000);
 });
