@@ -70,7 +70,11 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
       deps.emit({ type: "notice", level: "warn", text: t("core.unreadableToolCall") });
       continue;
     }
-    if (calls.length === 0) return { stopReason: result.stopReason, usage };
+    if (calls.length === 0) {
+      // Without this the user sees nothing at all: no answer, no tool, no error.
+      if (!displayText.trim() && !message.toolCalls?.length) deps.emit({ type: "notice", level: "warn", text: t("core.emptyAnswer") });
+      return { stopReason: result.stopReason, usage };
+    }
 
     const fp = batchFingerprint(calls);
     fingerprints.push(fp);

@@ -132,6 +132,13 @@ describe("Session + agent loop", () => {
     expect(existsSync(join(h.project, "n.txt"))).toBe(false);
   });
 
+  test("an empty answer (no text, no calls) is reported with a notice instead of showing nothing", async () => {
+    h = harness({ replies: [{ text: "" }, { text: "   " }] });
+    await h.run("say nothing");
+    expect(h.of("notice").map((e) => e.text).filter((x) => x.includes("empty"))).toEqual(["The model returned an empty answer."]);
+    expect(h.of("turn.completed")[0]!.stopReason).toBe("stop");
+  });
+
   test("dangerous commands are blocked even in bypass mode", async () => {
     h = harness({ mode: "bypass", replies: [{ toolCalls: [{ name: "exec", args: { command: "rm -rf /" } }] }, { text: "ok" }] });
     await h.run("clean up");
