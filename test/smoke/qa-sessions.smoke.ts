@@ -196,3 +196,43 @@ describe("issue 10: workspace context", () => {
     expect(r.stderr).toContain("@missing.txt: no such file");
   });
 });
+
+describe("issue 8: overflow recovery", () => {
+  test("413 with a non-JSON body every time: up to 3 recovery attempts, then a clear message; stdout stays pure JSON", async () => {
+    const dir = project("overflow");
+    const tooLarge = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 8192 }], defaultReply: { status: 413, errorBody: "<html><body>413 Request Entity Too Large</body></html>", headers: { "content-type": "text/html" } } });
+    try {
+      const env = { OLLAMA_HOST: tooLarge.url, MAX_RETRIES: "0" };
+      const r = await runIn(dir, ["-p", `summarize this: ${"data line\n".repeat(3000)}`, "-m", "qwen3:8b", "--output-format", "json"], env);
+      expect(r.code).toBe(1);
+      const sizes = tooLarge.chatRequests().map((q) => JSON.stringify(q.messages).length);
+      expect(sizes.length).toBeGreaterThanOrEqual(2);
+      expect(sizes.length).toBeLessThanOrEqual(4);
+      for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeLessThan(sizes[i - 1]!);
+      const result = JSON.parse(r.stdout) as { is_error: boolean; error: string };
+      expect(result.is_error).toBe(true);
+      expect(result.error).toContain("recovery attempts");
+
+      // Text mode: the answer channel (stdout) is empty, the reason is on stderr.
+      const t = await runIn(dir, ["-p", "hello", "-m", "qwen3:8b"], env);
+      expect(t.code).toBe(1);
+      expect(t.stdout).toBe("");
+      expect(t.stderr).toContain("recovery attempts");
+    } finally {
+      tooLarge.stop();
+    }
+  });
+
+  test("a plain-text 500 from a proxy in front of Ollama is reported on stderr only", async () => {
+    const dir = project("proxy500");
+    const proxy = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 8192 }], defaultReply: { status: 500, errorBody: "upstream exploded", headers: { "content-type": "text/plain" } } });
+    try {
+      const r = await runIn(dir, ["-p", "hello", "-m", "qwen3:8b"], { OLLAMA_HOST: proxy.url, MAX_RETRIES: "0" });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("upstream exploded");
+    } finally {
+      proxy.stop();
+    }
+  });
+});

@@ -135,7 +135,7 @@ export class OllamaProvider implements LlmProvider {
         const signals = [init?.signal, signal].filter((s): s is AbortSignal => !!s);
         const res = await base(input, { ...init, ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) });
         onResponse?.(res);
-        return res;
+        return res.ok ? res : await asJsonError(res);
       },
       { preconnect: base.preconnect },
     );
@@ -209,6 +209,29 @@ export class OllamaProvider implements LlmProvider {
     }
     yield { type: "done", stopReason: stop };
   }
+}
+
+const errorBodySchema = z.looseObject({ error: z.string() });
+
+/**
+ * An error response re-shaped as the `{"error": "..."}` JSON the ollama package expects. Given anything else
+ * (a proxy's HTML 413, plain text, broken JSON) the package writes "Getting text from response" or "Failed to
+ * parse error response as JSON" with console.log — onto our stdout, corrupting -p and --output-format json.
+ */
+async function asJsonError(res: Response): Promise<Response> {
+  const text = await res.text().catch(() => "");
+  let error = text.trim();
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) error = parsed.data.error;
+  } catch {
+    // not JSON: the text itself is the message
+  }
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(JSON.stringify({ error }), { status: res.status, statusText: res.statusText, headers });
 }
 
 function contextLengthOf(modelInfo: Record<string, unknown> | undefined, parameters: string | undefined): number | undefined {
