@@ -156,6 +156,23 @@ describe("issue 5: tool-result pipeline (compiled binary)", () => {
     expect(Number(stub.match(/— (\d+) lines/)![1])).toBe(json.split("\n").length);
   }, 20_000);
 
+  test("a budgeted result (saved to disk) keeps its path in the old-result stub", async () => {
+    writeFileSync(join(b.dir, "huge.py"), "def main():\n" + Array.from({ length: 600 }, (_, i) => `    x${i} = ${i}  # ${"p".repeat(40)}`).join("\n") + "\n");
+    const from = fake.chatRequests().length;
+    fake.enqueue(call("read", { path: "huge.py", limit: 5000 }));
+    for (const n of ["a", "b", "c", "d"]) fake.enqueue(call("read", { path: `${n}.txt` }));
+    fake.enqueue({ text: "done reading" });
+    const r = await headless("read py", { CHATCLI_AGENT_KEEP_TMPDIR: "true" });
+    expect(r.code).toBe(0);
+    const saved = toolMsgs(from, 1)[0]!.content.match(/full output saved to (\S+?)\]/)?.[1];
+    expect(saved).toBeDefined();
+    const stub = toolMsgs(from, 5)[0]!.content;
+    expect(stub.startsWith("[Old tool result cleared — 601 lines")).toBe(true);
+    expect(stub).toContain("Python source");
+    expect(stub).toContain(saved!);
+    expect(readFileSync(saved!, "utf8")).toContain("x599 = 599");
+  }, 20_000);
+
   test("microcompact env overrides move the bands; exec results and error results stay whole", async () => {
     writeFileSync(join(b.dir, "main.go"), "package main\n\n" + Array.from({ length: 200 }, (_, i) => `func f${i}() int { return ${i} * 2 + 1 }`).join("\n") + "\n");
     const from = fake.chatRequests().length;
