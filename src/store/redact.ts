@@ -39,6 +39,32 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
     let out = text;
     for (const v of literal) if (out.includes(v)) out = out.split(v).join(REDACTED);
     for (const re of KEY_PATTERNS) out = out.replace(re, REDACTED);
+    if (out.includes(ELLIPSIS)) out = redactCutSecrets(out, literal);
     return out;
   };
+}
+
+const ELLIPSIS = "…";
+/** A known key shape cut short by a title or label ("sk-ant-api03-abcd…"), too short for KEY_PATTERNS. */
+const CUT_KEY = /\b(?:sk-|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|xox[abprs]-|AKIA|gsk_|xai-|AIza)[A-Za-z0-9_-]{4,}…/g;
+
+/**
+ * Titles and checkpoint labels are cut to a length with "…", which can cut a secret in two: the whole value no
+ * longer matches, yet its first part would be written. A secret's prefix (≥ MIN_SECRET_LEN) right before
+ * "…" is redacted too.
+ */
+function redactCutSecrets(text: string, secrets: readonly string[]): string {
+  let out = text.replace(CUT_KEY, `${REDACTED}${ELLIPSIS}`);
+  for (const v of secrets) {
+    let at = out.indexOf(ELLIPSIS);
+    while (at >= 0) {
+      let k = Math.min(v.length - 1, at);
+      while (k >= MIN_SECRET_LEN && out.slice(at - k, at) !== v.slice(0, k)) k--;
+      if (k >= MIN_SECRET_LEN) {
+        out = out.slice(0, at - k) + REDACTED + out.slice(at);
+        at = out.indexOf(ELLIPSIS, at - k + REDACTED.length + 1);
+      } else at = out.indexOf(ELLIPSIS, at + 1);
+    }
+  }
+  return out;
 }

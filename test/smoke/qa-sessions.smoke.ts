@@ -236,3 +236,22 @@ describe("issue 8: overflow recovery", () => {
     }
   });
 });
+
+test("issue 10: no part of an API key reaches the session file or `chatcli sessions`, even when the title cuts it", async () => {
+  const dir = project("secrets");
+  const home = join(b.dir, "secret-home");
+  const key = "sk-ant-api03-QA0123456789abcdefghijklmnop";
+  const token = "tok-qa-987654321-very-secret";
+  const env = { CHATCLI_HOME: home, ANTHROPIC_API_KEY: key, MY_SERVICE_TOKEN: token };
+  // The token straddles the title's 80-character cut.
+  const prompt = `please keep this for later, the deploy token for staging is ${token} and the key ${key}`;
+  expect((await runIn(dir, ["-p", prompt, "-m", "qwen3:8b"], env)).code).toBe(0);
+  const files = readdirSync(join(home, "sessions")).filter((f) => f.endsWith(".jsonl"));
+  const text = readFileSync(join(home, "sessions", files[0]!), "utf8");
+  const list = (await runIn(dir, ["sessions"], env)).stdout;
+  for (const out of [text, list]) {
+    expect(out).not.toContain("tok-qa-98");
+    expect(out).not.toContain("QA0123456789");
+  }
+  expect(list).toContain("please keep this for later");
+});
