@@ -96,6 +96,7 @@ export class TranscriptView {
       this.dirty.clear();
       this.rendered = state.items.length;
     }
+    this.live.gapAbove = this.pages.length > 0;
     this.live.sync(state, flags);
   }
 
@@ -206,6 +207,8 @@ export class LiveArea {
   private lastTail = "";
   private lastThinking = "";
   private lastTools: unknown = null;
+  /** Whether committed items are drawn right above (full screen), so the first live part needs a blank line. */
+  gapAbove = false;
 
   constructor(renderer: CliRenderer, _syntaxStyle: SyntaxStyle) {
     this.box = new BoxRenderable(renderer, { id: "live", flexDirection: "column", width: "100%", flexShrink: 0 });
@@ -221,8 +224,10 @@ export class LiveArea {
   get lineEstimate(): number {
     const t = this.lastTail ? countNewlines(this.lastTail.trimEnd()) + 1 : 0;
     const th = this.lastThinking ? Math.min(6, this.lastThinking.split("\n").length) : 0;
-    return t + th + (this.tools.visible ? 4 : 0);
+    return t + th + (this.tools.visible ? 4 : 0) + this.gaps;
   }
+
+  private gaps = 0;
 
   sync(state: ViewState, flags: RenderFlags): void {
     const { live } = state;
@@ -246,6 +251,16 @@ export class LiveArea {
       this.lastTools = live.tools;
       this.tools.visible = live.tools !== null;
       if (live.tools) this.tools.content = new StyledText(trimFinalNewline(toolChunks(live.tools.calls, { ...flags, mode: "full" }, state.labels[live.tools.batchId])));
+    }
+    // Committed items are separated by a blank line; the live parts keep that spacing (also from the items above),
+    // so a block does not jump a row when it commits, under a user who scrolled up or at the bottom.
+    let above = this.gapAbove;
+    this.gaps = 0;
+    for (const part of [this.thinking, this.tail, this.tools]) {
+      const margin = part.visible && above ? 1 : 0;
+      if (part.marginTop !== margin) part.marginTop = margin;
+      this.gaps += margin;
+      above ||= part.visible;
     }
   }
 }
