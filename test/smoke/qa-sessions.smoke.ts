@@ -255,3 +255,42 @@ test("issue 10: no part of an API key reaches the session file or `chatcli sessi
   }
   expect(list).toContain("please keep this for later");
 });
+
+test.skipIf(!hasTmux())("issue 8: /compact that fails, and /compact cancelled with Esc, both leave the history as it was and say so", async () => {
+  const dir = project("compact-fail");
+  const turns = ["q1", "q2", "q3", "q4", "q5", "q6"];
+  const own = startFakeOllama({
+    models: [{ name: "qwen3:8b", contextLength: 8192 }],
+    replies: [...turns.map((q) => ({ text: `answer to ${q}` })), { status: 500, errorBody: JSON.stringify({ error: "summarizer exploded" }) }, { text: "slow summary ".repeat(400), chunkCount: 400, chunkDelayMs: 25 }],
+    defaultReply: { text: "after" },
+  });
+  const tmux = new Tmux(join(b.dir, "qa-compact.sock"), paneCommand(b, "-m qwen3:8b", { cwd: dir, env: { OLLAMA_HOST: own.url, MAX_RETRIES: "0" } }), 100, 30);
+  const type = (text: string) => {
+    tmux.sendLiteral(text);
+    tmux.send("Enter");
+  };
+  try {
+    await tmux.waitFor((s) => s.includes("Ask anything"));
+    for (const q of turns) {
+      type(q);
+      await tmux.waitFor((s) => s.includes(`answer to ${q}`) && s.includes("Ask anything"));
+    }
+    type("/compact");
+    await tmux.waitFor((s) => s.includes("Compaction failed") && s.includes("summarizer exploded") && s.includes("history is unchanged"));
+    type("/compact");
+    // The 8th request is the slow summary: cancel it while it streams (it would take 10 s).
+    await tmux.waitFor(() => own.chatRequests().length >= 8);
+    await Bun.sleep(300);
+    tmux.send("Escape");
+    await tmux.waitFor((s) => s.includes("Compaction cancelled; the history is unchanged."));
+    const n = own.chatRequests().length;
+    type("q7");
+    await tmux.waitFor((s) => s.includes("after"));
+    const sent = (own.chatRequests()[n] as unknown as ChatRequest).messages.map((m) => m.content);
+    for (const q of turns) expect(sent).toContain(q);
+    expect(sent.some((c) => c.includes("STRUCTURED SUMMARY") || c.includes("slow summary"))).toBe(false);
+  } finally {
+    tmux.kill();
+    own.stop();
+  }
+}, 60_000);

@@ -529,6 +529,9 @@ export class TuiApp {
       this.submit({ type: "interrupt" });
       return;
     }
+    // /compact's summary runs outside a turn, so `running` is false while it does: Esc cancels it too (an
+    // interrupt with nothing to cancel is ignored by the session).
+    this.submit({ type: "interrupt" });
     if (!double) return;
     if (this.prompt.plainText !== "") this.setPrompt("");
     else this.requestRewind();
