@@ -123,7 +123,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     summaries: cmd.outputFormat === "stream-json",
     onUnansweredApproval: (action) => {
       denied.push(action);
-      if (cmd.outputFormat === "text") process.stderr.write(`chatcli: ${t("cli.permissionDenied", { action })}\n`);
+      // On stderr in every format: stdout may be a json consumer, but a person reads stderr.
+      process.stderr.write(`chatcli: ${t("cli.permissionDenied", { action })}\n`);
     },
   });
   const session = wired.session;

@@ -490,7 +490,13 @@ export class Session implements SessionLike {
 
   private requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer> {
     const auto = this.opts.autoApprove?.(req);
-    if (auto) return Promise.resolve(auto);
+    if (auto) {
+      // Headless: the ask and its automatic answer are still events, so a stream-json consumer sees the denial.
+      const id = this.newId("approval");
+      this.emit({ type: "approval.requested", requestId: id, tool: req.tool, action: req.action, reason: req.reason, ...(req.diff ? { diff: req.diff } : {}) });
+      this.emit({ type: "approval.resolved", requestId: id, decision: auto });
+      return Promise.resolve(auto);
+    }
     if (signal.aborted) return Promise.resolve("deny");
     const requestId = this.newId("approval");
     return new Promise((resolve) => {

@@ -86,6 +86,10 @@ describe("Session + agent loop", () => {
     const r = toolMessages(h.provider.requests[1]!.messages)[0]!;
     expect(r).toMatchObject({ isError: true, errorCode: "permission_denied" });
     expect(r.content).toContain("Do not retry");
+    // The ask and its automatic answer are events too (stream-json consumers see them).
+    const asked = h.of("approval.requested");
+    expect(asked.map((e) => [e.tool, e.action])).toEqual([["write", "out.txt"]]);
+    expect(h.of("approval.resolved")).toEqual([{ type: "approval.resolved", requestId: asked[0]!.requestId, decision: "deny" }]);
   });
 
   test("accept-edits lets write/edit through; read-only exec is allowed, a write-ish exec still asks", async () => {

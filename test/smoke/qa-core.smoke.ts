@@ -240,6 +240,19 @@ describe("headless agent: permission policy", () => {
     for (const t of tools.slice(1)) expect(t.content.toLowerCase()).toMatch(/denied|permission/);
   });
 
+  test("stream-json in default mode: the unanswerable ask is an approval.requested/resolved pair and is named on stderr", async () => {
+    const d = project();
+    fake.enqueue({ toolCalls: [{ name: "write", arguments: { path: "z.txt", content: "z" } }], chunks: [] }, { text: "Could not." });
+    const r = await runIn(d, ["-p", "write z", "--model", TOOLS, "--output-format", "stream-json"]);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; requestId?: string; action?: string; decision?: string });
+    const asked = events.find((e) => e.type === "approval.requested")!;
+    expect(asked.action).toBe("z.txt");
+    expect(events.find((e) => e.type === "approval.resolved")).toMatchObject({ requestId: asked.requestId, decision: "deny" });
+    expect(r.stderr).toContain('permission needed for "z.txt"');
+    expect(existsSync(join(d, "z.txt"))).toBe(false);
+  });
+
   test("coder_policy.json: a user allow rule, a project deny rule that wins, a longest-match allow", async () => {
     const d = project({ "src/keep.ts": "x\n" });
     mkdirSync(join(d, ".chatcli"), { recursive: true });
