@@ -3,6 +3,7 @@
  * Every call goes through the policy (allow / ask / deny); an `ask` becomes an approval round trip.
  * Failures of any kind come back as error results for the model, never as throws.
  */
+import { safeHead } from "../util/text.ts";
 import { readFileSync } from "node:fs";
 import type { ToolSpec } from "../protocol/llm.ts";
 import type { ToolDefinition } from "../tool/tool.ts";
@@ -80,7 +81,7 @@ async function runCall(o: ToolHostOptions, find: (n: string) => ToolDefinition |
       await o.policy.remember(answer, { tool: tool.name, args, ...(absPath ?? path ? { path: absPath ?? path } : {}), ...(command ? { command } : {}) }).catch(() => undefined);
     }
     if (answer === "deny" || answer === "deny_always") {
-      return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "the user denied it"), isError: true, errorCode: "permission_denied" };
+      return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)"), isError: true, errorCode: "permission_denied" };
     }
   }
   if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
@@ -109,7 +110,7 @@ async function runCall(o: ToolHostOptions, find: (n: string) => ToolDefinition |
 function actionText(tool: string, args: Record<string, unknown>, path: string | undefined, command: string | undefined): string {
   if (command) return command;
   if (path) return path;
-  return `${tool} ${JSON.stringify(args).slice(0, 200)}`;
+  return `${tool} ${safeHead(JSON.stringify(args), 200)}`;
 }
 
 function diffFor(tool: string, args: Record<string, unknown>, absPath: string | undefined): { diff?: string } {

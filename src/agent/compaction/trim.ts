@@ -9,6 +9,7 @@
  * Never touched: system messages, summaries, the user's own messages, messages marked verbatim.
  * "Old" means before the last `keepRecent` messages (snapped to a tool-block boundary).
  */
+import { safeHead } from "../../util/text.ts";
 import type { AssistantMessage, Message } from "../../protocol/message.ts";
 import { headTail, isInjectedContext, isProtected, isToolFeedback, recentStart } from "./blocks.ts";
 
@@ -125,14 +126,14 @@ function oneLineArgs(rest: string): string {
     const parts: string[] = [];
     for (const k of ["cmd", "command", "path", "file", "pattern", "query"]) {
       const x = v[k];
-      if (typeof x === "string") parts.push(k === "pattern" || k === "query" ? `${k}="${x.slice(0, 40)}"` : x.slice(0, 80));
+      if (typeof x === "string") parts.push(k === "pattern" || k === "query" ? `${k}="${safeHead(x, 40)}"` : safeHead(x, 80));
     }
     if (parts.length) return parts.join(" ");
   } catch {
     // not JSON: fall through to the raw prefix
   }
   const flat = args.replace(/\s+/g, " ").trim();
-  return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+  return flat.length > 60 ? `${safeHead(flat, 60)}…` : flat;
 }
 
 function dedupeConsecutive(history: Message[], report: TrimReport): Message[] {
