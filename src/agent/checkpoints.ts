@@ -19,38 +19,30 @@
  * Layout under `dir` (normally `<chatcliHome>/snapshots/<sessionId>/`): `index.json`, `history/<id>.json`,
  * `blobs/<sha256>`.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { z } from "zod";
-import type { AgentEvent, Op } from "../protocol/events.ts";
-import { messageSchema, type Message } from "../protocol/message.ts";
-import { looksBinary } from "../tool/builtin/walk.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentEvent } from "../protocol/events.ts";
+import type { Message } from "../protocol/message.ts";
 import { BlobStore, sha256 } from "./checkpoints/blob-store.ts";
-import { gitView, headContent, isGitRepo, relPosix, type GitView } from "./checkpoints/git-head.ts";
+import { gitView, isGitRepo } from "./checkpoints/git-head.ts";
 import { checkpointLabel, cutLabel, lastUserIndex, lastUserMessage } from "./checkpoints/label.ts";
-import { sameStat, scanProject, statFile, type FileStat } from "./checkpoints/project-scan.ts";
-import {
-  checkpointIndexSchema,
-  type CheckpointIndex,
-  type CheckpointRecord,
-  type CheckpointSummary,
-  type KnownFile,
-  type PriorState,
-  type RestorePlan,
-} from "./checkpoints/schema.ts";
-import { planFor, planTargets } from "./checkpoints/plan.ts";
-import { t } from "../i18n/i18n.ts";
+import { sameStat, scanProject, type FileStat } from "./checkpoints/project-scan.ts";
+import { checkpointIndexSchema, type CheckpointIndex, type CheckpointRecord, type CheckpointSummary, type PriorState, type RestorePlan } from "./checkpoints/schema.ts";
+import { planFor } from "./checkpoints/plan.ts";
+import { restoreFiles, type RewindOp } from "./checkpoints/restore-files.ts";
+import { cacheBeforeExec, captureCurrent, currentHash, priorOfExecChange, refreshKnown, type CaptureContext, type ExecToken } from "./checkpoints/snapshot-capture.ts";
+import { persistIndex, readHistoryFile, removeHistoryFile, writeHistoryFile } from "./checkpoints/store-files.ts";
+import { collectBlobs, pruneToCap, storeBytesOf } from "./checkpoints/store-pruning.ts";
 
 export type { CheckpointSummary, RestorePlan } from "./checkpoints/schema.ts";
 export { checkpointLabel, cutLabel } from "./checkpoints/label.ts";
+export type { RewindOp } from "./checkpoints/restore-files.ts";
 
 export const MAX_CHECKPOINTS = 20;
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024;
 /** Bytes of pre-exec copies kept at most (never more than a quarter of the store cap). */
 export const DEFAULT_MAX_EXEC_CACHE_BYTES = 64 * 1024 * 1024;
-
-export type RewindOp = Extract<Op, { type: "rewind" }>;
 
 export interface CheckpointStoreOptions {
   sessionId: string;
@@ -86,13 +78,8 @@ export function checkpointLimitsFromEnv(env: Record<string, string | undefined>)
   return { maxFileBytes: mb(env.CHATCLI_CHECKPOINT_MAX_FILE_MB, DEFAULT_MAX_FILE_BYTES), maxStoreBytes: mb(env.CHATCLI_CHECKPOINT_STORE_MB, DEFAULT_MAX_STORE_BYTES) };
 }
 
-interface ExecToken {
-  scan: Map<string, FileStat>;
-  git: GitView | undefined;
-}
-
 export class CheckpointStore {
-  private index: CheckpointIndex;
+  private readonly index: CheckpointIndex;
   private readonly histories = new Map<string, Message[]>();
   /** Files written by write/edit whose after-state is not read yet (done before the next checkpoint or plan). */
   private readonly pending = new Set<string>();
@@ -102,6 +89,8 @@ export class CheckpointStore {
   private readonly maxFileBytes: number;
   private readonly maxStoreBytes: number;
   private readonly maxExecCacheBytes: number;
+  /** The live index and limits the capture functions work on. */
+  private readonly capture: CaptureContext;
 
   constructor(
     private readonly o: CheckpointStoreOptions,
@@ -114,6 +103,7 @@ export class CheckpointStore {
     this.maxFileBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.maxStoreBytes = o.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
     this.maxExecCacheBytes = Math.min(o.maxExecCacheBytes ?? DEFAULT_MAX_EXEC_CACHE_BYTES, Math.floor(this.maxStoreBytes / 4));
+    this.capture = { index: this.index, blobs: this.blobs, projectRoot: o.projectRoot, maxFileBytes: this.maxFileBytes, maxExecCacheBytes: this.maxExecCacheBytes };
   }
 
   /** Reloads a session's store from `o.dir/index.json`; an empty store when there is none (or it is unreadable). */
@@ -140,7 +130,7 @@ export class CheckpointStore {
 
   /** Bytes held by blobs and history copies. */
   get storeBytes(): number {
-    return Object.values(this.index.blobs).reduce((a, b) => a + b, 0) + Object.values(this.index.historyBytes).reduce((a, b) => a + b, 0);
+    return storeBytesOf(this.index);
   }
 
   /** Session's `onCheckpoint`: before every model call. Returns the new checkpoint, or undefined when nothing changed. */
@@ -184,7 +174,7 @@ export class CheckpointStore {
 
   /** tool-host `beforeFileChange`: keeps the file's current content once for the latest checkpoint. */
   beforeFileChange(absPath: string): void {
-    this.record(absPath, () => this.captureCurrent(absPath));
+    this.record(absPath, () => captureCurrent(this.capture, absPath));
     this.pending.add(absPath);
   }
 
@@ -193,7 +183,10 @@ export class CheckpointStore {
     before: (): unknown => {
       this.finalizePending();
       const token: ExecToken = { scan: this.scan(), git: isGitRepo(this.o.projectRoot) ? gitView(this.o.projectRoot) : undefined };
-      this.cacheBeforeExec(token.scan);
+      if (cacheBeforeExec(this.capture, token.scan)) {
+        this.collectBlobs();
+        this.persist();
+      }
       return token;
     },
     after: (token: unknown): void => {
@@ -204,8 +197,8 @@ export class CheckpointStore {
       for (const [p, st] of t.scan) if (!sameStat(st, after.get(p))) changed.add(p);
       for (const p of after.keys()) if (!t.scan.has(p)) changed.add(p);
       for (const p of changed) {
-        this.record(p, () => this.priorOfExecChange(p, t));
-        this.refreshKnown(p);
+        this.record(p, () => priorOfExecChange(this.capture, p, t));
+        refreshKnown(this.capture, p);
       }
       if (changed.size) this.persist();
     },
@@ -216,7 +209,7 @@ export class CheckpointStore {
     this.finalizePending();
     const idx = this.index.checkpoints.findIndex((c) => c.id === checkpointId);
     if (idx < 0) return `No checkpoint ${checkpointId}.`;
-    return planFor(this.index, idx, (p) => this.currentHash(p));
+    return planFor(this.index, idx, (p) => currentHash(this.index, p));
   }
 
   /** Session's `rewind` hook. */
@@ -232,7 +225,7 @@ export class CheckpointStore {
     // The state before the rewind becomes a checkpoint: the restore's own writes below are recorded into it.
     const undoLabel = cutLabel(`(before rewind) ${lastUserMessage(history)?.content ?? "(start)"}`);
     this.save(history, { label: undoLabel, keepPrompt: true });
-    if (plan) this.publishNotice(this.restoreFiles(plan, op));
+    if (plan) this.publishNotice(restoreFiles({ index: this.index, blobs: this.blobs, beforeFileChange: (p) => this.beforeFileChange(p), finalizePending: () => this.finalizePending() }, plan, op));
     this.persist();
     if (!target) return { prompt: "" };
     const restored = cp.promptIndex !== undefined ? target.slice(0, cp.promptIndex) : target;
@@ -263,117 +256,11 @@ export class CheckpointStore {
     this.persist();
   }
 
-  private captureCurrent(absPath: string): PriorState {
-    const st = statFile(absPath);
-    if (!st) return { kind: "absent" };
-    if (st.size > this.maxFileBytes) return { kind: "unrestorable", reason: `larger than ${fmtBytes(this.maxFileBytes)}` };
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(absPath);
-    } catch (err) {
-      return { kind: "unrestorable", reason: `unreadable: ${(err as Error).message}` };
-    }
-    return this.storeBytes_(bytes);
-  }
-
-  private storeBytes_(bytes: Uint8Array): PriorState {
-    if (bytes.length > this.maxFileBytes) return { kind: "unrestorable", reason: `larger than ${fmtBytes(this.maxFileBytes)}` };
-    if (bytes.length > 64 * 1024 && looksBinary(bytes)) return { kind: "unrestorable", reason: "large binary file" };
-    const r = this.blobs.put(bytes);
-    if ("error" in r) return { kind: "unrestorable", reason: `snapshot store not writable: ${r.error}` };
-    this.index.blobs[r.hash] = bytes.length;
-    return { kind: "content", hash: r.hash, size: bytes.length };
-  }
-
-  private priorOfExecChange(p: string, t: ExecToken): PriorState {
-    const before = t.scan.get(p);
-    if (!before) return { kind: "absent" };
-    if (before.size > this.maxFileBytes) return { kind: "unrestorable", reason: `larger than ${fmtBytes(this.maxFileBytes)}` };
-    const k = this.index.known[p];
-    if (k?.hash && k.stored && sameStat(before, k) && this.blobs.has(k.hash)) return { kind: "content", hash: k.hash, size: k.size };
-    const c = this.index.execCache?.[p];
-    if (c?.hash && c.stored && sameStat(before, c) && this.blobs.has(c.hash)) return { kind: "content", hash: c.hash, size: c.size };
-    if (t.git && !t.git.dirty.has(relPosix(this.o.projectRoot, p))) {
-      const head = headContent(this.o.projectRoot, p);
-      if (head && head.length === before.size) return this.storeBytes_(head);
-    }
-    return { kind: "unrestorable", reason: "changed by a command; its earlier content was never seen by chatcli" };
-  }
-
-  /**
-   * Before a command: copies every scanned file chatcli holds no current copy of into the blob store (once, by
-   * content), so whatever the command changes can be put back. Only files whose stat changed are read again.
-   */
-  private cacheBeforeExec(scan: Map<string, FileStat>): void {
-    const cache = (this.index.execCache ??= {});
-    let changed = false;
-    for (const p of Object.keys(cache)) {
-      if (!scan.has(p)) {
-        delete cache[p];
-        changed = true;
-      }
-    }
-    let used = 0;
-    for (const c of Object.values(cache)) if (c.stored) used += c.size;
-    for (const [p, st] of scan) {
-      if (st.size > this.maxFileBytes) continue;
-      const k = this.index.known[p];
-      if (k?.stored && k.hash && sameStat(st, k)) continue;
-      const c = cache[p];
-      if (c?.stored && c.hash && sameStat(st, c)) continue;
-      if (c?.stored) used -= c.size;
-      delete cache[p];
-      changed = true;
-      if (used + st.size > this.maxExecCacheBytes) continue;
-      let bytes: Uint8Array;
-      try {
-        bytes = readFileSync(p);
-      } catch {
-        continue;
-      }
-      if (bytes.length !== st.size || (bytes.length > 64 * 1024 && looksBinary(bytes))) continue;
-      const r = this.blobs.put(bytes);
-      if ("error" in r) break; // unwritable store: those files stay "not restorable"
-      this.index.blobs[r.hash] = bytes.length;
-      cache[p] = { hash: r.hash, size: st.size, mtimeNs: st.mtimeNs, stored: true };
-      used += st.size;
-    }
-    if (changed) {
-      this.collectBlobs();
-      this.persist();
-    }
-  }
-
-  /** Reads a file's current state into `known` (and keeps a copy so a later exec change stays restorable). */
-  private refreshKnown(p: string): void {
-    const st = statFile(p);
-    if (!st) {
-      this.index.known[p] = { hash: null, size: 0, mtimeNs: "0", stored: false };
-      return;
-    }
-    let hash: string | null = null;
-    let stored = false;
-    try {
-      const bytes = readFileSync(p);
-      hash = sha256(bytes);
-      if (bytes.length <= this.maxFileBytes && !(bytes.length > 64 * 1024 && looksBinary(bytes))) {
-        const r = this.blobs.put(bytes, hash);
-        if (!("error" in r)) {
-          stored = true;
-          this.index.blobs[hash] = bytes.length;
-        }
-      }
-    } catch {
-      hash = null;
-    }
-    this.index.known[p] = { hash, size: st.size, mtimeNs: st.mtimeNs, stored };
-  }
-
   private finalizePending(): void {
     if (!this.pending.size) return;
     const cp = this.index.checkpoints[this.index.checkpoints.length - 1];
     for (const p of this.pending) {
-      this.refreshKnown(p);
+      refreshKnown(this.capture, p);
       // A write that changed nothing (e.g. a failed edit) is not a change after the checkpoint.
       const prior = cp?.before[p];
       const now = this.index.known[p];
@@ -381,62 +268,6 @@ export class CheckpointStore {
     }
     this.pending.clear();
     this.persist();
-  }
-
-  private currentHash(p: string): { hash: string | null; known: KnownFile | undefined } {
-    const st = statFile(p);
-    let hash: string | null = null;
-    if (st) {
-      try {
-        hash = sha256(readFileSync(p));
-      } catch {
-        hash = null;
-      }
-    }
-    return { hash, known: this.index.known[p] };
-  }
-
-  private restoreFiles(plan: RestorePlan, op: RewindOp): string {
-    const conflictPaths = new Set(plan.conflicts.map((c) => c.path));
-    const writes = [...plan.change, ...(op.force ? plan.conflicts.filter((c) => c.action === "change").map((c) => c.path) : [])];
-    const deletes = op.deleteCreated ? [...plan.created, ...(op.force ? plan.conflicts.filter((c) => c.action === "delete").map((c) => c.path) : [])] : [];
-    const targets = planTargets(this.index, plan.checkpointId);
-    const failed: string[] = [];
-    let written = 0;
-    let deleted = 0;
-    for (const p of writes) {
-      const t = targets.get(p);
-      const bytes = t?.kind === "content" ? this.blobs.get(t.hash) : undefined;
-      if (!bytes) {
-        failed.push(p);
-        continue;
-      }
-      this.beforeFileChange(p);
-      try {
-        mkdirSync(dirname(p), { recursive: true, mode: 0o700 });
-        writeFileSync(p, bytes, { mode: 0o600 });
-        written++;
-      } catch {
-        failed.push(p);
-      }
-    }
-    for (const p of deletes) {
-      this.beforeFileChange(p);
-      try {
-        unlinkSync(p);
-        deleted++;
-      } catch {
-        failed.push(p);
-      }
-    }
-    this.finalizePending();
-    const parts = [`${written === 1 ? t("restore.filesOne") : t("restore.filesMany", { count: written })}${deleted ? t("restore.deleted", { count: deleted }) : ""}.`];
-    const skippedConflicts = op.force ? [] : [...conflictPaths];
-    if (skippedConflicts.length) parts.push(t("restore.skipped", { files: skippedConflicts.join(", ") }));
-    if (!op.deleteCreated && plan.created.length) parts.push(t("restore.kept", { files: plan.created.join(", ") }));
-    if (plan.notRestorable.length) parts.push(t("restore.notRestorable", { files: plan.notRestorable.map((n) => `${n.path} (${n.reason})`).join(", ") }));
-    if (failed.length) parts.push(t("restore.failed", { files: failed.join(", ") }));
-    return parts.join(" ");
   }
 
   /** Deferred one tick: the session replaces the history (which redraws the transcript) right after rewind returns. */
@@ -447,25 +278,13 @@ export class CheckpointStore {
   private historyOf(id: string): Message[] | undefined {
     const mem = this.histories.get(id);
     if (mem) return mem;
-    try {
-      const parsed = z.array(messageSchema).parse(JSON.parse(readFileSync(join(this.o.dir, "history", `${id}.json`), "utf8")));
-      this.histories.set(id, parsed);
-      return parsed;
-    } catch {
-      return undefined;
-    }
+    const parsed = readHistoryFile(this.o.dir, id);
+    if (parsed) this.histories.set(id, parsed);
+    return parsed;
   }
 
   private writeHistory(id: string, history: Message[]): void {
-    try {
-      const raw = JSON.stringify(history);
-      const text = this.o.redact ? this.o.redact(raw) : raw;
-      mkdirSync(join(this.o.dir, "history"), { recursive: true, mode: 0o700 });
-      writeFileSync(join(this.o.dir, "history", `${id}.json`), text, { mode: 0o600 });
-      this.index.historyBytes[id] = text.length;
-    } catch {
-      // kept in memory only: this process can still rewind; --resume cannot
-    }
+    writeHistoryFile(this.o.dir, this.index, id, history, this.o.redact);
   }
 
   private dropOldest(): void {
@@ -473,33 +292,16 @@ export class CheckpointStore {
     if (!old) return;
     this.histories.delete(old.id);
     delete this.index.historyBytes[old.id];
-    rmSync(join(this.o.dir, "history", `${old.id}.json`), { force: true });
+    removeHistoryFile(this.o.dir, old.id);
     this.collectBlobs();
   }
 
   private pruneToCap(): void {
-    if (this.storeBytes > this.maxStoreBytes && this.index.execCache && Object.keys(this.index.execCache).length) {
-      // The pre-exec copies are regenerable: they go before any checkpoint does.
-      this.index.execCache = {};
-      this.collectBlobs();
-    }
-    while (this.storeBytes > this.maxStoreBytes && this.index.checkpoints.length > 1) this.dropOldest();
-    if (this.storeBytes <= this.maxStoreBytes) return;
-    // Still over with one checkpoint: the exec cache goes first.
-    for (const k of Object.values(this.index.known)) k.stored = false;
-    this.collectBlobs();
+    pruneToCap(this.index, this.blobs, this.maxStoreBytes, () => this.dropOldest());
   }
 
   private collectBlobs(): void {
-    const live = new Set<string>();
-    for (const c of this.index.checkpoints) for (const s of Object.values(c.before)) if (s.kind === "content") live.add(s.hash);
-    for (const k of Object.values(this.index.known)) if (k.stored && k.hash) live.add(k.hash);
-    for (const k of Object.values(this.index.execCache ?? {})) if (k.stored && k.hash) live.add(k.hash);
-    for (const h of Object.keys(this.index.blobs)) {
-      if (live.has(h)) continue;
-      this.blobs.remove(h);
-      delete this.index.blobs[h];
-    }
+    collectBlobs(this.index, this.blobs);
   }
 
   private scan(): Map<string, FileStat> {
@@ -508,19 +310,6 @@ export class CheckpointStore {
   }
 
   private persist(): void {
-    try {
-      mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
-      const file = join(this.o.dir, "index.json");
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(this.index), { mode: 0o600 });
-      renameSync(tmp, file);
-    } catch {
-      // best effort: the in-memory store still works for this process
-    }
+    persistIndex(this.o.dir, this.index);
   }
-}
-
-function fmtBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MB`;
-  return n >= 1024 ? `${Math.round(n / 1024)} KB` : `${n} bytes`;
 }
