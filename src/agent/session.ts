@@ -5,99 +5,27 @@
  */
 import type { AgentEvent, ApprovalDecision, Op, PermissionMode } from "../protocol/events.ts";
 import { EVENT_SCHEMA_VERSION } from "../protocol/events.ts";
-import type { LlmRequest, Purpose, SystemPart, ToolSpec, Usage } from "../protocol/llm.ts";
-import type { AssistantMessage, Message, ToolCall } from "../protocol/message.ts";
+import type { Usage } from "../protocol/llm.ts";
+import type { Message } from "../protocol/message.ts";
 import type { AgentEventListener, SessionLike } from "../protocol/session-like.ts";
 import { assertNever } from "../protocol/assert-never.ts";
-import type { LlmProvider } from "../llm/provider.ts";
 import { EventBus } from "./event-bus.ts";
-import { safeHead } from "../util/text.ts";
 import { t } from "../i18n/i18n.ts";
 import { runAgent, type RunOutcome } from "./loop.ts";
-import type { ApprovalAnswer, RunDeps } from "./run-deps.ts";
-import type { ToolCallRequest, ToolHost } from "./tool-host.ts";
+import type { ApprovalAnswer } from "./run-deps.ts";
+import type { SessionInternals } from "./session-internals.ts";
+import { onCompact, onRewind, onSetModel } from "./session-op-handlers.ts";
+import type { ModelBinding, SessionOptions } from "./session-options.ts";
+import { buildRunDeps } from "./session-run-deps.ts";
+import { TypeAheadQueue } from "./type-ahead-queue.ts";
 
-export const MAX_QUEUE = 10;
-
-export interface TextProtocol {
-  /** Extract tool calls from the model's text; `text` is the prose left for display. */
-  parse(text: string): { calls: Array<{ name: string; args: Record<string, unknown> | undefined; argsError?: string }>; text: string; errors?: string[] };
-  /** Build the feedback user message for a batch of results. */
-  formatResults(results: Array<{ name: string; content: string; isError: boolean }>): string;
-}
-
-/** Hook run on the outgoing history before each model call (pairing, budget, microcompact, compaction). */
-export type HistoryPipeline = (history: Message[], ctx: { signal: AbortSignal; emit(e: AgentEvent): void }) => Promise<{ persistent: Message[]; outgoing: Message[] }>;
-
-export interface SessionOptions {
-  sessionId: string;
-  providerId: string;
-  model: string;
-  provider: LlmProvider;
-  cwd: string;
-  /** System prompt parts (base prompt, workspace files, tool catalog for text protocol). Called per request. */
-  systemPrompt: (opts: { nativeTools: boolean; tools: ToolSpec[] }) => SystemPart[];
-  tools?: ToolHost;
-  /** Native tool calling (provider + model support it); otherwise the text protocol is used. */
-  nativeTools: boolean;
-  textProtocol?: TextProtocol;
-  /** Repairs a native call's raw JSON arguments (JSON-only fixes, never CLI-style ones). */
-  sanitizeNativeArgs?: (raw: string) => { value: Record<string, unknown> | undefined; error?: string };
-  pipeline?: HistoryPipeline;
-  maxTurns?: number;
-  earlyExitTurns?: number;
-  contextWindow: number;
-  maxOutputTokens?: number;
-  permissionMode: PermissionMode;
-  /** Headless: answer approvals without a UI (from the permission mode). */
-  autoApprove?: (req: { tool: string; action: string; reason: string }) => ApprovalAnswer | undefined;
-  onPermissionModeChange?: (mode: PermissionMode) => void;
-  onUsage?: (usage: Usage, purpose: Purpose, model: string, provider?: string) => void;
-  /** Session cost so far in USD (undefined when the model has no price), for turn.completed. */
-  costSoFar?: () => number | undefined;
-  onCheckpoint?: (history: Message[]) => void;
-  initialHistory?: Message[];
-  /** Rewrites user input before it enters the history (e.g. `@path` attachments); the transcript shows it as typed. */
-  transformInput?: (text: string) => { text: string; notices?: string[] };
-  /** Every change to the persistent history, for session files. */
-  onHistoryChange?: (change: HistoryChange) => void;
-  /** A batch of tool calls finished; used for tool-use summaries. Fired before the next model call. */
-  onBatchCompleted?: (batch: CompletedBatch) => void;
-  /** `/compact [instruction]`: returns the compacted history, or undefined (history left as it was). */
-  compact?: (ctx: { history: Message[]; instruction?: string; signal: AbortSignal; emit(e: AgentEvent): void }) => Promise<Message[] | undefined>;
-  /** After the provider rejected a request as too large: the shrunk history for attempt 1..3, or undefined. */
-  recoverOverflow?: (ctx: { history: Message[]; attempt: number; emit(e: AgentEvent): void }) => Message[] | undefined;
-  /** Tokens the next request will carry (reported usage + estimate); replaces the built-in chars/4 figure. */
-  estimateContextTokens?: (history: readonly Message[]) => number;
-  /** Rewind to a checkpoint: returns the history to adopt (or undefined to keep it) and the prompt to put back. */
-  rewind?: (op: Extract<Op, { type: "rewind" }>, history: Message[]) => Promise<{ history?: Message[]; prompt: string } | string>;
-  /** Switch provider/model; returns the new binding or an error message. */
-  switchModel?: (provider: string, model: string) => Promise<ModelBinding | string>;
-  now?: () => number;
-  onListenerError?: (err: unknown) => void;
-}
-
-export type HistoryChange = { type: "append"; messages: Message[] } | { type: "replace"; messages: Message[]; reason: string };
-
-export interface CompletedBatch {
-  batchId: string;
-  /** The start of the assistant's message that issued the calls (the user's intent, as the model put it). */
-  intent: string;
-  calls: Array<{ id: string; name: string; args: Record<string, unknown> | undefined; result: string; isError: boolean }>;
-}
-
-export interface ModelBinding {
-  providerId: string;
-  model: string;
-  provider: LlmProvider;
-  nativeTools: boolean;
-  contextWindow: number;
-}
+export { MAX_QUEUE } from "./type-ahead-queue.ts";
+export type { CompletedBatch, HistoryChange, HistoryPipeline, ModelBinding, SessionOptions, TextProtocol } from "./session-options.ts";
 
 export class Session implements SessionLike {
   private readonly bus: EventBus;
   private history: Message[];
-  private readonly queue: string[] = [];
+  private readonly queue = new TypeAheadQueue((e) => this.emit(e));
   private running: AbortController | undefined;
   /** A compaction or other non-turn task that also blocks new runs. */
   private sideTask: AbortController | undefined;
@@ -111,6 +39,8 @@ export class Session implements SessionLike {
   private currentTask = "";
   private closed = false;
   readonly now: () => number;
+  /** What the op handlers and run deps see of this session (live: every property is read when used). */
+  private readonly internals: SessionInternals;
 
   constructor(private readonly opts: SessionOptions) {
     this.bus = new EventBus(opts.onListenerError);
@@ -118,6 +48,7 @@ export class Session implements SessionLike {
     this.permissionMode = opts.permissionMode;
     this.binding = { providerId: opts.providerId, model: opts.model, provider: opts.provider, nativeTools: opts.nativeTools, contextWindow: opts.contextWindow };
     this.now = opts.now ?? Date.now;
+    this.internals = this.makeInternals();
   }
 
   subscribe(listener: AgentEventListener): () => void {
@@ -182,10 +113,7 @@ export class Session implements SessionLike {
         this.emit({ type: "permission_mode.changed", mode: op.mode });
         return;
       case "remove_queued":
-        if (op.index < this.queue.length) {
-          this.queue.splice(op.index, 1);
-          this.emit({ type: "queue.updated", items: [...this.queue] });
-        }
+        this.queue.remove(op.index);
         return;
       case "clear":
         if (this.running) {
@@ -195,13 +123,13 @@ export class Session implements SessionLike {
         this.replaceHistory([], "clear");
         return;
       case "set_model":
-        void this.onSetModel(op.provider, op.model);
+        void onSetModel(this.internals, op.provider, op.model);
         return;
       case "compact":
-        void this.onCompact(op.instruction);
+        void onCompact(this.internals, op.instruction);
         return;
       case "rewind":
-        void this.onRewind(op);
+        void onRewind(this.internals, op);
         return;
       case "shutdown":
         this.closed = true;
@@ -219,75 +147,10 @@ export class Session implements SessionLike {
     return true;
   }
 
-  private async onSetModel(provider: string, model: string): Promise<void> {
-    if (!this.opts.switchModel) {
-      this.emit({ type: "notice", level: "warn", text: t("core.switchUnavailable") });
-      return;
-    }
-    if (this.busy(t("core.what.switchModels"))) return;
-    const r = await this.opts.switchModel(provider, model);
-    if (typeof r === "string") {
-      this.emit({ type: "notice", level: "error", text: r });
-      return;
-    }
-    this.binding = r;
-    this.emit({ type: "model.changed", provider: r.providerId, model: r.model, contextWindow: r.contextWindow });
-  }
-
-  private async onCompact(instruction: string | undefined): Promise<void> {
-    if (!this.opts.compact) {
-      this.emit({ type: "notice", level: "warn", text: t("core.compactUnavailable") });
-      return;
-    }
-    if (this.busy(t("core.what.compact"))) return;
-    const controller = new AbortController();
-    this.sideTask = controller;
-    try {
-      // The level reports ("compaction" events) go out after the swap: history.replaced rebuilds the transcript
-      // from the new history, so a report sent before it would vanish from the screen. Progress notices stay live.
-      const reports: AgentEvent[] = [];
-      const emit = (e: AgentEvent) => (e.type === "compaction" ? reports.push(e) : this.emit(e));
-      try {
-        const r = await this.opts.compact({ history: this.history, signal: controller.signal, emit, ...(instruction ? { instruction } : {}) });
-        if (r && r !== this.history) this.replaceHistory(r, "compaction");
-      } finally {
-        for (const e of reports) this.emit(e);
-      }
-    } catch (err) {
-      this.emit({ type: "notice", level: "error", text: t("core.compactFailed", { error: (err as Error)?.message ?? String(err) }) });
-    } finally {
-      this.sideTask = undefined;
-    }
-  }
-
-  private async onRewind(op: Extract<Op, { type: "rewind" }>): Promise<void> {
-    if (!this.opts.rewind) {
-      this.emit({ type: "notice", level: "warn", text: t("core.rewindUnavailable") });
-      return;
-    }
-    if (this.busy(t("core.what.rewind"))) return;
-    try {
-      const r = await this.opts.rewind(op, this.history);
-      if (typeof r === "string") {
-        this.emit({ type: "notice", level: "warn", text: r });
-        return;
-      }
-      if (r.history) this.replaceHistory(r.history, "rewind");
-      this.emit({ type: "rewound", checkpointId: op.checkpointId, mode: op.mode, prompt: r.prompt });
-    } catch (err) {
-      this.emit({ type: "notice", level: "error", text: t("core.rewindFailed", { error: (err as Error)?.message ?? String(err) }) });
-    }
-  }
-
   private onUserInput(text: string): void {
     if (!text.trim()) return;
     if (this.running || this.sideTask) {
-      if (this.queue.length >= MAX_QUEUE) {
-        this.emit({ type: "notice", level: "warn", text: t("core.queueFull", { max: MAX_QUEUE }) });
-        return;
-      }
       this.queue.push(text);
-      this.emit({ type: "queue.updated", items: [...this.queue] });
       return;
     }
     this.runPromise = this.runLoop(text).finally(() => {
@@ -311,14 +174,8 @@ export class Session implements SessionLike {
     let input: string | undefined = first;
     while (input !== undefined && !this.closed) {
       await this.runOne(input);
-      input = this.queue.length ? this.takeQueue() : undefined;
+      input = this.queue.length ? this.queue.take() : undefined;
     }
-  }
-
-  private takeQueue(): string {
-    const joined = this.queue.splice(0, this.queue.length).join("\n");
-    this.emit({ type: "queue.updated", items: [] });
-    return joined;
   }
 
   private async runOne(input: string): Promise<void> {
@@ -330,7 +187,7 @@ export class Session implements SessionLike {
     this.appendHistory({ role: "user", content: this.transformed(input), meta: { createdAt: this.now() } });
     let outcome: RunOutcome;
     try {
-      outcome = await runAgent(this.runDeps(), controller.signal);
+      outcome = await runAgent(buildRunDeps(this.internals), controller.signal);
     } catch (err) {
       // runAgent must not throw; a bug here must still leave the session usable.
       this.emit({ type: "error", message: t("core.internalError", { error: (err as Error)?.message ?? String(err) }) });
@@ -357,135 +214,34 @@ export class Session implements SessionLike {
     return Math.max(this.lastInputTokens, estimate);
   }
 
-  private runDeps(): RunDeps {
+  private makeInternals(): SessionInternals {
+    const self = this; // the getters read the live fields
     return {
-      provider: this.binding.provider,
-      tools: this.opts.tools,
-      maxTurns: this.opts.maxTurns ?? 50,
-      earlyExitTurns: this.opts.earlyExitTurns ?? 3,
-      emit: (e) => this.emit(e),
-      newId: (p) => this.newId(p),
+      opts: this.opts,
+      queue: this.queue,
+      totals: this.totals,
+      get history() { return self.history; },
+      get binding() { return self.binding; },
+      get currentTask() { return self.currentTask; },
+      get seq() { return self.seq; },
       now: this.now,
-      drainQueue: () => {
-        if (!this.queue.length) return;
-        // Only between model turns of a run that already has tool results pending a reply.
-        // (Text-protocol results are a user message too: tool feedback counts as results pending a reply.)
-        const last = this.history[this.history.length - 1];
-        if (!last || (last.role === "user" && last.meta?.kind !== "tool_feedback")) return;
-        const text = this.takeQueue();
-        this.appendHistory({ role: "user", content: this.transformed(text), meta: { createdAt: this.now() } });
-        this.emit({ type: "notice", level: "info", text: t("core.newInstruction") });
-      },
-      buildRequest: (signal) => this.buildRequest(signal),
-      finishAssistant: (text, thinking, nativeCalls) => this.finishAssistant(text, thinking, nativeCalls),
-      append: (m) => this.appendHistory(m),
-      appendToolResults: (results, batchId, calls) => {
-        this.appendToolResults(results, calls);
-        this.batchCompleted(batchId, calls, results);
-      },
+      emit: (e) => this.emit(e),
+      newId: (prefix) => this.newId(prefix),
+      busy: (what) => this.busy(what),
+      transformed: (text) => this.transformed(text),
+      appendHistory: (...messages) => this.appendHistory(...messages),
+      replaceHistory: (messages, reason, announce) => this.replaceHistory(messages, reason, announce),
       requestApproval: (req, signal) => this.requestApproval(req, signal),
-      ...(this.opts.recoverOverflow
-        ? {
-            recoverOverflow: async (attempt: number) => {
-              const r = this.opts.recoverOverflow?.({ history: this.history, attempt, emit: (e) => this.emit(e) });
-              if (!r || r === this.history) return false;
-              this.replaceHistory(r, "overflow_recovery");
-              return true;
-            },
-          }
-        : {}),
-      recordUsage: (usage, purpose, model, provider) => {
-        this.totals.inputTokens += usage.inputTokens;
-        this.totals.outputTokens += usage.outputTokens;
-        this.totals.cachedInputTokens += usage.cachedInputTokens;
-        this.totals.reasoningTokens += usage.reasoningTokens;
-        if (purpose === "main" && usage.inputTokens > 0) this.lastInputTokens = usage.inputTokens + usage.outputTokens;
-        this.opts.onUsage?.(usage, purpose, model, provider);
+      setBinding: (binding) => {
+        this.binding = binding;
+      },
+      setSideTask: (controller) => {
+        this.sideTask = controller;
+      },
+      setLastInputTokens: (tokens) => {
+        this.lastInputTokens = tokens;
       },
     };
-  }
-
-  private async buildRequest(signal: AbortSignal): Promise<LlmRequest> {
-    this.opts.onCheckpoint?.(this.history);
-    let outgoing = this.history;
-    if (this.opts.pipeline) {
-      const r = await this.opts.pipeline(this.history, { signal, emit: (e) => this.emit(e) });
-      if (r.persistent !== this.history) this.replaceHistory(r.persistent, "pipeline", false);
-      outgoing = r.outgoing;
-    }
-    const specs = this.opts.tools?.specs() ?? [];
-    const native = this.binding.nativeTools && specs.length > 0;
-    const anchor = this.anchor();
-    const req: LlmRequest = {
-      model: this.binding.model,
-      system: this.opts.systemPrompt({ nativeTools: native, tools: specs }),
-      messages: anchor ? [...outgoing, { role: "system", content: anchor }] : [...outgoing],
-      purpose: "main",
-      contextWindow: this.binding.contextWindow,
-    };
-    if (native) req.tools = specs;
-    if (this.opts.maxOutputTokens) req.maxOutputTokens = this.opts.maxOutputTokens;
-    return req;
-  }
-
-  /** A short reminder of the task, added to each request and never persisted. */
-  private anchor(): string {
-    if (!this.opts.tools) return "";
-    const task = this.currentTask.replace(/\s+/g, " ").trim();
-    const short = task.length > 300 ? `${safeHead(task, 300)}…` : task;
-    return `Reminder: the user's current request is: "${short}". Use the tools when they help; call independent tools together in one response; when the task is done, answer with a short final summary and no tool calls.`;
-  }
-
-  private finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string } {
-    const message: AssistantMessage = { role: "assistant", content: text };
-    if (thinking) message.thinking = thinking;
-    const calls: ToolCallRequest[] = [];
-    let displayText = text;
-    if (nativeCalls.length) {
-      message.toolCalls = nativeCalls.map((c, i) => ({ ...c, id: c.id || `tc_${this.seq}_${i}` }));
-      for (const c of message.toolCalls) calls.push(nativeRequest(c, this.opts.sanitizeNativeArgs));
-    } else if (this.opts.tools && this.opts.textProtocol) {
-      const parsed = this.opts.textProtocol.parse(text);
-      displayText = parsed.text;
-      parsed.calls.forEach((c, i) => {
-        const req: ToolCallRequest = { id: `txt_${this.newId("c")}_${i}`, name: c.name, args: c.args };
-        if (c.argsError) req.argsError = c.argsError;
-        calls.push(req);
-      });
-      // A tool call the parser could not recover goes back to the model with what to fix.
-      if (!calls.length && parsed.errors?.length) return { message, calls, displayText, feedback: parsed.errors.join("\n") };
-    }
-    return { message, calls, displayText };
-  }
-
-  private appendToolResults(results: Message[], calls: ToolCallRequest[]): void {
-    const last = [...this.history].reverse().find((m) => m.role === "assistant");
-    const native = last?.role === "assistant" && (last.toolCalls?.length ?? 0) > 0;
-    if (native) {
-      this.appendHistory(...results);
-      return;
-    }
-    const formatted = this.opts.textProtocol
-      ? this.opts.textProtocol.formatResults(results.map((r) => ({ name: r.role === "tool" ? r.name : "tool", content: r.content, isError: r.role === "tool" && r.isError === true })))
-      : results.map((r) => r.content).join("\n\n");
-    void calls;
-    this.appendHistory({ role: "user", content: formatted, meta: { kind: "tool_feedback" } });
-  }
-
-  private batchCompleted(batchId: string, calls: ToolCallRequest[], results: Message[]): void {
-    if (!this.opts.onBatchCompleted) return;
-    const lastAssistant = [...this.history].reverse().find((m) => m.role === "assistant");
-    // A tool-only reply has no text: the user's last prompt then states the intent.
-    const lastPrompt = [...this.history].reverse().find((m) => m.role === "user" && m.meta?.kind !== "tool_feedback");
-    const intent = lastAssistant?.content.trim() || lastPrompt?.content || "";
-    this.opts.onBatchCompleted({
-      batchId,
-      intent,
-      calls: calls.map((c, i) => {
-        const r = results[i];
-        return { id: c.id, name: c.name, args: c.args, result: r?.content ?? "", isError: r?.role === "tool" ? r.isError === true : false };
-      }),
-    });
   }
 
   private requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer> {
@@ -543,21 +299,5 @@ export class Session implements SessionLike {
   private newId(prefix: string): string {
     this.seq += 1;
     return `${prefix}_${this.seq.toString(36)}`;
-  }
-}
-
-function nativeRequest(c: ToolCall, sanitize?: SessionOptions["sanitizeNativeArgs"]): ToolCallRequest {
-  const raw = c.arguments.trim() || "{}";
-  if (sanitize) {
-    const r = sanitize(raw);
-    if (r.value) return { id: c.id, name: c.name, args: r.value };
-    return { id: c.id, name: c.name, args: undefined, argsError: r.error ?? "arguments are not a valid JSON object" };
-  }
-  try {
-    const v: unknown = JSON.parse(raw);
-    if (v && typeof v === "object" && !Array.isArray(v)) return { id: c.id, name: c.name, args: v as Record<string, unknown> };
-    return { id: c.id, name: c.name, args: undefined, argsError: "arguments must be a JSON object" };
-  } catch (err) {
-    return { id: c.id, name: c.name, args: undefined, argsError: `arguments are not valid JSON: ${(err as Error).message}` };
   }
 }

@@ -1,0 +1,43 @@
+/** Turning a finished model reply into the assistant message and the tool calls to run (native or text protocol). */
+import type { AssistantMessage, ToolCall } from "../protocol/message.ts";
+import type { SessionInternals } from "./session-internals.ts";
+import type { SessionOptions } from "./session-options.ts";
+import type { ToolCallRequest } from "./tool-host.ts";
+
+export function finishAssistant(s: SessionInternals, text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string } {
+  const message: AssistantMessage = { role: "assistant", content: text };
+  if (thinking) message.thinking = thinking;
+  const calls: ToolCallRequest[] = [];
+  let displayText = text;
+  if (nativeCalls.length) {
+    message.toolCalls = nativeCalls.map((c, i) => ({ ...c, id: c.id || `tc_${s.seq}_${i}` }));
+    for (const c of message.toolCalls) calls.push(nativeRequest(c, s.opts.sanitizeNativeArgs));
+  } else if (s.opts.tools && s.opts.textProtocol) {
+    const parsed = s.opts.textProtocol.parse(text);
+    displayText = parsed.text;
+    parsed.calls.forEach((c, i) => {
+      const req: ToolCallRequest = { id: `txt_${s.newId("c")}_${i}`, name: c.name, args: c.args };
+      if (c.argsError) req.argsError = c.argsError;
+      calls.push(req);
+    });
+    // A tool call the parser could not recover goes back to the model with what to fix.
+    if (!calls.length && parsed.errors?.length) return { message, calls, displayText, feedback: parsed.errors.join("\n") };
+  }
+  return { message, calls, displayText };
+}
+
+export function nativeRequest(c: ToolCall, sanitize?: SessionOptions["sanitizeNativeArgs"]): ToolCallRequest {
+  const raw = c.arguments.trim() || "{}";
+  if (sanitize) {
+    const r = sanitize(raw);
+    if (r.value) return { id: c.id, name: c.name, args: r.value };
+    return { id: c.id, name: c.name, args: undefined, argsError: r.error ?? "arguments are not a valid JSON object" };
+  }
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (v && typeof v === "object" && !Array.isArray(v)) return { id: c.id, name: c.name, args: v as Record<string, unknown> };
+    return { id: c.id, name: c.name, args: undefined, argsError: "arguments must be a JSON object" };
+  } catch (err) {
+    return { id: c.id, name: c.name, args: undefined, argsError: `arguments are not valid JSON: ${(err as Error).message}` };
+  }
+}
