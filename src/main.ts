@@ -121,10 +121,13 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     ...(cmd.maxTurns ? { maxTurns: cmd.maxTurns } : {}),
     interactive: false,
     summaries: cmd.outputFormat === "stream-json",
-    onUnansweredApproval: (action) => {
+    onUnansweredApproval: (action, _reason, tool) => {
       denied.push(action);
-      // On stderr in every format: stdout may be a json consumer, but a person reads stderr.
-      process.stderr.write(`chatcli: ${t("cli.permissionDenied", { action })}\n`);
+      // On stderr in every format: stdout may be a json consumer, but a person reads stderr. accept-edits only
+      // helps a file edit asked in default mode; exec and safety-immune asks need bypass (or an allow rule).
+      const mode = cmd.flags.permissionMode ?? cfg.permissionMode;
+      const editHint = (tool === "write" || tool === "edit") && mode === "default";
+      process.stderr.write(`chatcli: ${t(editHint ? "cli.permissionDenied" : "cli.permissionDeniedBypass", { action })}\n`);
     },
   });
   const session = wired.session;

@@ -45,7 +45,7 @@ export interface WireOptions {
   maxTurns?: number;
   interactive: boolean;
   /** Headless: called when an `ask` could not be answered (no terminal). */
-  onUnansweredApproval?: (action: string, reason: string) => void;
+  onUnansweredApproval?: (action: string, reason: string, tool: string) => void;
   /** Tool-use summaries (issue 9); false skips them (headless text/json, where nothing shows them). */
   summaries?: boolean;
   /** `--resume`/`--continue`: start from this saved session and keep appending to its file (issue 10). */
@@ -182,7 +182,7 @@ export function wireSession(o: WireOptions): WiredSession {
   };
   if (!o.interactive) {
     opts.autoApprove = (req) => {
-      o.onUnansweredApproval?.(req.action, req.reason);
+      o.onUnansweredApproval?.(req.action, req.reason, req.tool);
       return "deny";
     };
   }
