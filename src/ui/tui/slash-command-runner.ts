@@ -1,0 +1,62 @@
+/** The slash commands TuiApp handles itself; the rest go to `onSlashCommand`, whose text is shown as a notice. */
+import { t } from "../../i18n/i18n.ts";
+import { formatCost, formatTokens } from "../../llm/usage.ts";
+import type { SlashCommand } from "./completion.ts";
+import { openModelPicker } from "./model-picker.ts";
+import type { TuiInternals } from "./tui-internals.ts";
+import type { ViewState } from "./view-model.ts";
+
+export async function runSlashCommand(app: TuiInternals, name: string, args: string): Promise<void> {
+  const notice = (text: string, level: "info" | "warn" | "error" = "info") => app.dispatch({ type: "ui.notice", level, text });
+  switch (name) {
+    case "help":
+      return notice(helpText(app.commands));
+    case "exit":
+    case "quit":
+      return app.quit(0);
+    case "clear":
+      app.submit({ type: "clear" });
+      return app.dispatch({ type: "ui.clear" });
+    case "compact":
+      return app.submit(args ? { type: "compact", instruction: args } : { type: "compact" });
+    case "rewind":
+      return app.requestRewind();
+    case "ui": {
+      const mode = args === "compact" || args === "full" ? args : app.state.displayMode === "full" ? "compact" : "full";
+      if (args && args !== mode) return notice(t("tui.uiUsage"), "warn");
+      app.dispatch({ type: "ui.set_display_mode", mode });
+      return notice(t("tui.displayMode", { mode }));
+    }
+    case "model":
+    case "provider":
+      if (args) {
+        const [p, ...rest] = args.split(":");
+        // `/provider X` takes X's default model (the current model belongs to the old provider).
+        const choice = name === "provider" ? { provider: args, model: "" } : rest.length ? { provider: p!, model: rest.join(":") } : { provider: app.state.status.provider, model: args };
+        return app.submit({ type: "set_model", ...choice });
+      }
+      if (app.opts.listModels) return openModelPicker(app, name);
+      break;
+    case "stats":
+      if (!app.opts.onSlashCommand) return notice(statsText(app.state));
+      break;
+  }
+  if (!app.opts.onSlashCommand) return notice(t("tui.unknownCommand", { name }), "warn");
+  try {
+    const out = await app.opts.onSlashCommand(name, args);
+    if (out) notice(out);
+  } catch (e) {
+    notice(t("tui.commandFailed", { name, error: String(e) }), "error");
+  }
+}
+
+function helpText(commands: readonly SlashCommand[]): string {
+  const cmds = commands.map((c) => `/${c.name.padEnd(10)} ${c.description}`).join("\n");
+  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3")].join("\n");
+  return `${cmds}\n${keys}`;
+}
+
+function statsText(s: ViewState): string {
+  const st = s.status;
+  return t("tui.stats", { input: st.totalInputTokens, output: st.totalOutputTokens, context: formatTokens(st.contextTokens), window: formatTokens(st.contextWindow), cost: st.costUsd === undefined ? "n/a" : formatCost(st.costUsd) });
+}

@@ -1,0 +1,44 @@
+/** The TUI controller's options (re-exported by tui-app.ts). */
+import type { PermissionMode } from "../../protocol/events.ts";
+import type { SessionLike } from "../../protocol/session-like.ts";
+import type { SlashCommand } from "./completion.ts";
+import type { CheckpointSource } from "./rewind-menu.ts";
+import type { DisplayMode } from "./view-model.ts";
+
+export interface ModelChoice {
+  provider: string;
+  model: string;
+  description?: string;
+}
+
+export interface TuiAppOptions {
+  session: SessionLike;
+  provider: string;
+  model: string;
+  cwd: string;
+  inline: boolean;
+  permissionMode: PermissionMode;
+  /** Prompt history, per project. */
+  historyFile: string;
+  displayMode: DisplayMode;
+  gitBranch?: string;
+  contextWindow?: number;
+  /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
+  contextTokens?: number;
+  /** Commands the app does not handle itself; the returned text is shown as a notice. */
+  onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
+  /** Esc+Esc on an empty idle prompt, and /rewind (issue 7 opens its menu here). */
+  onRewindRequest?(): void;
+  /** The session's checkpoints: Esc+Esc and /rewind open the rewind menu over them (takes precedence over onRewindRequest). */
+  checkpoints?: CheckpointSource;
+  /** Choices for the /model and /provider pickers. */
+  listModels?(): Promise<ModelChoice[]>;
+  /** Extra slash commands to complete (handled by onSlashCommand). */
+  extraCommands?: SlashCommand[];
+  onExit(code: number): void;
+  log?(msg: string): void;
+  /** Also given each mouse selection copied with OSC 52 (run-tui: the plain OSC 52 tmux turns into a buffer). */
+  onCopy?(text: string): void;
+  /** Double-Esc window, default CHATCLI_REWIND_ESC_MS or 500. */
+  rewindEscMs?: number;
+}
