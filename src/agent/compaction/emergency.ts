@@ -8,6 +8,7 @@
 import type { Message, UserMessage } from "../../protocol/message.ts";
 import { ensureToolResultPairing } from "../results/pairing.ts";
 import { collectQuotes, formatQuotes, headTail, isProtected, isSummary, snapToBlockStart, systemPrefixEnd } from "./blocks.ts";
+import { callArgsChars, withShrunkCallArgs } from "./call-args.ts";
 import { estimateMessageTokens, estimateTokens } from "./tokens.ts";
 
 export const SHRINK_FLOOR_CHARS = 400;
@@ -59,9 +60,18 @@ export function shrinkToBudget(history: Message[], budgetTokens: number): { mess
     if (idx === undefined) break;
     const m = msgs[idx]!;
     const deficitChars = (total - budgetTokens) * CHARS_PER_TOKEN;
-    const target = Math.max(SHRINK_FLOOR_CHARS, m.content.length - deficitChars - 96);
-    if (target >= m.content.length) break;
-    const next = { ...m, content: cut(m.content, target), meta: { ...m.meta, originalChars: m.meta?.originalChars ?? m.content.length } } as Message;
+    const argsChars = callArgsChars(m);
+    let next: Message;
+    if (argsChars > m.content.length) {
+      // A native call's arguments (a big `write`) are the bulk: cut inside them, keeping them a JSON object.
+      const target = Math.max(SHRINK_FLOOR_CHARS, argsChars - deficitChars - 96);
+      if (target >= argsChars) break;
+      next = withShrunkCallArgs(m, Math.max(SHRINK_FLOOR_CHARS, Math.floor(target / Math.max(1, callCount(m)))));
+    } else {
+      const target = Math.max(SHRINK_FLOOR_CHARS, m.content.length - deficitChars - 96);
+      if (target >= m.content.length) break;
+      next = { ...m, content: cut(m.content, target), meta: { ...m.meta, originalChars: m.meta?.originalChars ?? m.content.length } } as Message;
+    }
     if (estimateMessageTokens(next) >= estimateMessageTokens(m)) break;
     msgs = msgs.slice();
     msgs[idx] = next;
@@ -74,9 +84,14 @@ export function shrinkToBudget(history: Message[], budgetTokens: number): { mess
 export function capMessages(history: Message[], maxChars: number): { messages: Message[]; capped: number } {
   let capped = 0;
   const out = history.map((m) => {
-    if (m.role === "system" || m.content.length <= maxChars) return m;
+    if (m.role === "system") return m;
+    const args = withShrunkCallArgs(m, maxChars);
+    if (args.content.length <= maxChars) {
+      if (args !== m) capped++;
+      return args;
+    }
     capped++;
-    return { ...m, content: cut(m.content, maxChars), meta: { ...m.meta, originalChars: m.meta?.originalChars ?? m.content.length } } as Message;
+    return { ...args, content: cut(args.content, maxChars), meta: { ...args.meta, originalChars: args.meta?.originalChars ?? args.content.length } } as Message;
   });
   return { messages: capped ? out : history, capped };
 }
@@ -85,11 +100,20 @@ function largest(msgs: readonly Message[], includeProtected: boolean): number | 
   let best: number | undefined;
   for (let i = 0; i < msgs.length; i++) {
     const m = msgs[i]!;
-    if (m.role === "system" || m.content.length <= SHRINK_FLOOR_CHARS + 100) continue;
+    const size = sizeOf(m);
+    if (m.role === "system" || size <= SHRINK_FLOOR_CHARS + 100) continue;
     if (isProtected(m) !== includeProtected) continue;
-    if (best === undefined || m.content.length > msgs[best]!.content.length) best = i;
+    if (best === undefined || size > sizeOf(msgs[best]!)) best = i;
   }
   return best;
+}
+
+function sizeOf(m: Message): number {
+  return Math.max(m.content.length, callArgsChars(m));
+}
+
+function callCount(m: Message): number {
+  return m.role === "assistant" ? (m.toolCalls?.length ?? 0) : 0;
 }
 
 /** Two thirds head, one third tail, with a marker saying how much went. */

@@ -11,6 +11,7 @@
  */
 import { safeHead } from "../../util/text.ts";
 import type { AssistantMessage, Message } from "../../protocol/message.ts";
+import { withShrunkCallArgs } from "./call-args.ts";
 import { headTail, isInjectedContext, isProtected, isToolFeedback, recentStart } from "./blocks.ts";
 
 export const CONTEXT_TRIM_THRESHOLD = 3_000;
@@ -101,7 +102,10 @@ const REASONING = /<(reasoning|think|thinking|explanation)>[\s\S]*?<\/\1>/g;
 // `<tool_call name="x" args='{…}' />` (also the `<tool …/>` alias, either quote style).
 const XML_CALL = /<tool(?:_call)?\s+name\s*=\s*(["'])([^"']*)\1([\s\S]*?)\/>/g;
 
-function trimAssistant(m: AssistantMessage, report: TrimReport): AssistantMessage {
+function trimAssistant(original: AssistantMessage, report: TrimReport): AssistantMessage {
+  // An old native call's long arguments (a big `write`) have done their work: shortened like an old output.
+  const m = withShrunkCallArgs(original, OLD_OUTPUT_HEAD + OLD_OUTPUT_TAIL);
+  if (m !== original) report.toolCallsCompacted++;
   const noReasoning = m.content.replace(REASONING, "");
   const hadReasoning = noReasoning !== m.content || m.thinking !== undefined;
   let calls = 0;
