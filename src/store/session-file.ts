@@ -118,6 +118,9 @@ export function loadSession(file: string): LoadedSession {
   return parseSession(file, text);
 }
 
+/** Damaged lines named one by one in a load's warnings; the rest are counted in one more. */
+export const MAX_LINE_WARNINGS = 3;
+
 export function parseSession(file: string, text: string): LoadedSession {
   const warnings: string[] = [];
   const lines = text.split("\n");
@@ -129,6 +132,12 @@ export function parseSession(file: string, text: string): LoadedSession {
   const events: SessionRecord[] = [];
   const viewEvents: AgentEvent[] = [];
   let newer = 0;
+  // A damaged file can have a bad line per record: the first few are named, the rest counted in one warning
+  // (each warning is a notice in the TUI; hundreds buried the resumed transcript).
+  const badLines: number[] = [];
+  const lineWarning = (text: string, i: number) => {
+    if (badLines.push(i + 1) <= MAX_LINE_WARNINGS) warnings.push(`${basename(file)}: ${text}`);
+  };
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     const isLast = i === lines.length - 1 && !endsClean;
@@ -136,7 +145,8 @@ export function parseSession(file: string, text: string): LoadedSession {
     try {
       raw = JSON.parse(line);
     } catch {
-      warnings.push(isLast ? `${basename(file)}: skipped a torn last line (the process was interrupted while writing it)` : `${basename(file)}: line ${i + 1} is corrupted and was skipped`);
+      if (isLast) warnings.push(`${basename(file)}: skipped a torn last line (the process was interrupted while writing it)`);
+      else lineWarning(`line ${i + 1} is corrupted and was skipped`, i);
       return;
     }
     const v = raw && typeof raw === "object" ? (raw as { v?: unknown }).v : undefined;
@@ -146,7 +156,7 @@ export function parseSession(file: string, text: string): LoadedSession {
     }
     const parsed = sessionRecordSchema.safeParse(raw);
     if (!parsed.success) {
-      warnings.push(`${basename(file)}: line ${i + 1} is not a valid session record and was skipped`);
+      lineWarning(`line ${i + 1} is not a valid session record and was skipped`, i);
       return;
     }
     const r = parsed.data;
@@ -169,6 +179,10 @@ export function parseSession(file: string, text: string): LoadedSession {
         viewEvents.push(viewEventOf(r)!);
     }
   });
+  if (badLines.length > MAX_LINE_WARNINGS) {
+    const more = badLines.slice(MAX_LINE_WARNINGS);
+    warnings.push(`${basename(file)}: ${more.length} more damaged line(s) were skipped (lines ${more.slice(0, 5).join(", ")}${more.length > 5 ? ", …" : ""})`);
+  }
   if (newer) warnings.push(`${basename(file)}: ${newer} record(s) written by a newer chatcli were skipped`);
   const resolvedMeta = meta ?? fallbackMeta(file, history);
   if (!meta) warnings.push(`${basename(file)}: no metadata record; using defaults`);

@@ -83,6 +83,23 @@ describe("session file", () => {
     expect(s.warnings.map((w) => w.replace(/^[^:]+: /, ""))).toEqual(["line 3 is corrupted and was skipped", "line 4 is not a valid session record and was skipped"]);
   });
 
+  test("a file with hundreds of damaged lines gives a few named warnings and one count, not one warning per line", () => {
+    const file = writeSample("s5");
+    const lines = readFileSync(file, "utf8").split("\n");
+    const bad = Array.from({ length: 300 }, (_, i) => (i % 2 ? "garbage{{" : JSON.stringify({ v: 1, ts: 1, type: "view", event: { type: "tool.completed" } })));
+    lines.splice(2, 0, ...bad);
+    writeFileSync(file, lines.join("\n"));
+    const s = loadSession(file);
+    expect(s.history.map((m) => m.content)).toEqual(["one", "two"]);
+    const w = s.warnings.map((x) => x.replace(/^[^:]+: /, ""));
+    expect(w).toEqual([
+      "line 3 is not a valid session record and was skipped",
+      "line 4 is corrupted and was skipped",
+      "line 5 is not a valid session record and was skipped",
+      "297 more damaged line(s) were skipped (lines 6, 7, 8, 9, 10, …)",
+    ]);
+  });
+
   test("records of a newer format version are skipped with one warning; a missing meta falls back to defaults", () => {
     const file = join(store.dir, "nometa.jsonl");
     writeSample("tmp");
