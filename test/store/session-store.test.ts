@@ -21,6 +21,22 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const base = { cwd: "/w", provider: "P", model: "m" };
 
 describe("SessionStore", () => {
+  test("latestForProject gives what list().find() gives (names included), with other projects, no-meta, corrupt and same-mtime files", () => {
+    const { utimesSync } = require("node:fs") as typeof import("node:fs");
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(store.createFrom({ ...base, title: `s${i}`, projectRoot: i % 3 === 0 ? "/p1" : `/other${i}` }, [{ role: "user", content: `m${i}` }]));
+    // A file whose first line is no meta record (its meta comes later) and a file that is not JSON at all.
+    writeFileSync(join(store.dir, "zz-late-meta.jsonl"), [JSON.stringify({ v: 1, ts: 1, type: "message", message: { role: "user", content: "late" } }), JSON.stringify({ v: 1, ts: 1, type: "meta", id: "zz-late-meta", title: "late", cwd: "/w", projectRoot: "/p2", provider: "P", model: "m", createdAt: 1 })].join("\n") + "\n");
+    writeFileSync(join(store.dir, "zz-garbage.jsonl"), "\u0000not json\n");
+    const t = new Date(1_800_000_000_000);
+    for (const id of ids) utimesSync(store.fileFor(id), t, t); // every file the same mtime: ties broken by id
+    const newestP1 = store.list().find((s) => s.projectRoot === "/p1")!.id;
+    expect(store.saveName("favourite", newestP1)).toBeUndefined();
+    for (const p of ["/p1", "/p2", "/other4", "/nowhere"]) expect(store.latestForProject(p)).toEqual(store.list().find((s) => s.projectRoot === p));
+    expect(store.latestForProject("/p1")?.names).toEqual(["favourite"]);
+    expect(store.latestForProject("/p2")?.title).toBe("late");
+  });
+
   test("list, names, references by name / id / unique prefix, latest per project, delete", async () => {
     const a = store.createFrom({ ...base, title: "first", projectRoot: "/p1" }, [{ role: "user", content: "hi" }, { role: "assistant", content: "yo" }]);
     await Bun.sleep(15);
