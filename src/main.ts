@@ -17,6 +17,8 @@ import { wireSession, type WiredSession } from "./cli/wire-session.ts";
 import { resolveResume, sessionsCommand } from "./cli/commands/sessions.ts";
 import { createSlashCommands, type SlashHandler } from "./cli/slash-commands.ts";
 import { transcriptEvents, withReplay } from "./store/session-replay.ts";
+import { describingErrors } from "./cli/describe-errors.ts";
+import { getProviderDefinition, resolveBaseUrl } from "./llm/registry.ts";
 import { rewindFlag, type RewindFlagResult } from "./agent/checkpoints/rewind-flag.ts";
 import { ConfigError, loadConfig, type Config } from "./config/load-config.ts";
 import { detectLang, setLang } from "./i18n/i18n.ts";
@@ -209,7 +211,11 @@ async function runInteractive(
   }
   const { runTui, displayModeFromEnv } = await import("./ui/tui/run-tui.ts");
   return runTui({
-    session: extras.replay.length ? withReplay(session, extras.replay) : session,
+    session: describingErrors(extras.replay.length ? withReplay(session, extras.replay) : session, (e) => {
+      const binding = session.model;
+      const def = getProviderDefinition(binding.providerId);
+      return describeLlmError(e, { provider: binding.providerId, model: binding.model, baseUrl: def ? resolveBaseUrl(def, cfg.env) : resolved.baseUrl });
+    }),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
     ...(extras.slash ? { extraCommands: extras.slash.commands.filter((c) => c.name !== "session") } : {}),

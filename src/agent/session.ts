@@ -184,7 +184,8 @@ export class Session implements SessionLike {
     const turnId = this.newId("turn");
     this.currentTask = input;
     this.emit({ type: "turn.started", turnId, input });
-    this.appendHistory({ role: "user", content: this.transformed(input), meta: { createdAt: this.now() } });
+    const userMessage: Message = { role: "user", content: this.transformed(input), meta: { createdAt: this.now() } };
+    this.appendHistory(userMessage);
     let outcome: RunOutcome;
     try {
       outcome = await runAgent(buildRunDeps(this.internals), controller.signal);
@@ -194,6 +195,12 @@ export class Session implements SessionLike {
       outcome = { stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } };
     }
     this.running = undefined;
+    // A turn that failed before the model answered leaves no trace in the history: the UI gives the text back
+    // for a retry, and sending it again must not put the same request in twice.
+    const last = this.history[this.history.length - 1];
+    if (outcome.stopReason === "error" && last && (last === userMessage || (last.role === "user" && last.content === userMessage.content && last.meta?.kind === undefined))) {
+      this.replaceHistory(this.history.slice(0, -1), "failed-turn", false);
+    }
     if (outcome.stopReason === "interrupted") this.emit({ type: "notice", level: "info", text: t("interrupted") });
     this.emit({
       type: "turn.completed",

@@ -290,4 +290,15 @@ describe("Session + agent loop", () => {
     expect(saved!.startsWith(h.wired.workspace!.root)).toBe(true);
     expect(readFileSync(saved!, "utf8")).toContain("line of output");
   });
+
+  test("a turn that fails before any answer leaves no user message behind, so a retry is not sent twice", async () => {
+    h = harness({ replies: [{ error: { kind: "network", message: "connection refused" } }, { text: "now it works" }] });
+    await h.run("hello?");
+    expect(h.of("turn.completed")[0]!.stopReason).toBe("error");
+    expect(h.wired.session.messages.filter((m) => m.role === "user")).toHaveLength(0);
+    await h.run("hello?");
+    const users = h.provider.requests[1]!.messages.filter((m) => m.role === "user").map((m) => m.content);
+    expect(users).toEqual(["hello?"]);
+    expect(h.wired.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
 });
