@@ -68,7 +68,7 @@ test.skipIf(!hasTmux())("a prompt whose turn fails before any answer (Ollama 500
   const s = await t.waitFor((x) => x.includes("your prompt is back"));
   expect(s).toContain("The request failed before any answer; your prompt is back in the input box.");
   expect(s).toMatch(/│› please keep this prompt\s*│/);
-  expect(s).toContain("✗ internal failure");
+  expect(s).toMatch(/✗ .*internal failure \(HTTP 500\)/);
   // Enter sends it again as it was: a second chat request with the same text.
   const before = failing.chatRequests().length;
   t.send("Enter");
@@ -87,6 +87,6 @@ test.skipIf(!hasTmux())("pt-BR: the kept-prompt notice is in Portuguese", async 
   const s = await t.waitFor((x) => x.includes("seu prompt voltou"));
   expect(s).toContain("seu prompt voltou para a caixa de entrada");
   expect(s).toMatch(/│› não perca isto\s*│/);
-  expect(s).toContain("✗ internal failure");
+  expect(s).toMatch(/✗ .*internal failure \(HTTP 500\)/);
   t.send("C-d");
 });
