@@ -47,8 +47,9 @@ export interface ContextManager {
 
 export function createContextManager(o: ContextManagerOptions): ContextManager {
   const accountant = createTokenAccountant();
-  const budget = (ratio?: number): Budget =>
-    computeBudget({ contextWindow: o.contextWindow(), agent: o.agent(), overheadTokens: o.overheadTokens(), ...(ratio !== undefined ? { ratio } : {}) });
+  // `overhead` composes the whole system prompt: callers that need it too pass theirs instead of a second one.
+  const budget = (ratio?: number, overhead = o.overheadTokens()): Budget =>
+    computeBudget({ contextWindow: o.contextWindow(), agent: o.agent(), overheadTokens: overhead, ...(ratio !== undefined ? { ratio } : {}) });
   const deps = { ...(o.summarize ? { summarize: o.summarize } : {}), ...(o.archive ? { archive: o.archive } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) };
   const summarizerWindow = () => o.summarizerWindow?.() ?? o.contextWindow();
   let noted = false;
@@ -59,8 +60,8 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
     async beforeModelCall(history, ctx) {
       if (!noted && o.windowNote) ctx.emit({ type: "notice", level: "info", text: o.windowNote });
       noted = true;
-      const b = budget();
       const overhead = o.overheadTokens();
+      const b = budget(undefined, overhead);
       let out = history;
       if (accountant.requestTokens(history, overhead) > b.triggerTokens) {
         const r = await compactHistory({ history, budget: b, overheadTokens: overhead, signal: ctx.signal, emit: ctx.emit, summarizerWindow: summarizerWindow() }, deps);
@@ -74,11 +75,12 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
         ctx.emit({ type: "notice", level: "warn", text: t("core.historyTooShort") });
         return undefined;
       }
+      const overhead = o.overheadTokens();
       const r = await compactHistory(
         {
           history: ctx.history,
-          budget: budget(MANUAL_COMPACT_RATIO),
-          overheadTokens: o.overheadTokens(),
+          budget: budget(MANUAL_COMPACT_RATIO, overhead),
+          overheadTokens: overhead,
           signal: ctx.signal,
           emit: ctx.emit,
           manual: true,
@@ -93,8 +95,8 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
     },
     recoverOverflow(ctx) {
       if (ctx.attempt > MAX_RECOVERY_ATTEMPTS) return undefined;
-      const b = budget();
       const overhead = o.overheadTokens();
+      const b = budget(undefined, overhead);
       const r = recoverFromOverflow(ctx.history, ctx.attempt, b, o.archive);
       if (!r) return undefined;
       const before = estimateTokens(ctx.history) + overhead;
