@@ -3,7 +3,7 @@
 // drives the binary the way a user or a script does, with the names the issues give, and asserts on what reaches
 // the model (the fake servers record every request), on stdout/stderr, on the screen and on disk.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama, type FakeReply } from "../support/fake-ollama.ts";
 import { startFakeSse, type FakeSseServer } from "../support/fake-sse-servers.ts";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { runAt, hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 type WireMessage = { role: string; content: string; tool_calls?: Array<{ function: { name: string; arguments: unknown } }>; tool_name?: string };
 
@@ -23,10 +23,8 @@ function project(name: string): string {
   return dir;
 }
 
-async function runIn(cwd: string, fake: FakeOllama, args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([b.bin, ...args], { cwd, env: { ...b.env, OLLAMA_HOST: fake.url, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
+function runIn(cwd: string, fake: FakeOllama, args: string[], env: Record<string, string> = {}) {
+  return runAt(b, cwd, args, { OLLAMA_HOST: fake.url, ...env });
 }
 
 /** Every assistant tool call is answered by the tool messages right after it (what Ollama's chat template needs). */

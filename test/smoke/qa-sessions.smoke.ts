@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { runAt, hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 const ANSWER = `Answer: ${"the quick brown fox jumps over the lazy dog. ".repeat(35)}`;
 
@@ -30,10 +30,8 @@ function project(name: string, marker: ".git" | ".agent" = ".git"): string {
   return dir;
 }
 
-async function runIn(cwd: string, args: string[], env: Record<string, string> = {}, stdin?: string) {
-  const proc = Bun.spawn([b.bin, ...args], { cwd, env: { ...b.env, OLLAMA_HOST: fake.url, ...env }, stdin: stdin !== undefined ? new TextEncoder().encode(stdin) : "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
+function runIn(cwd: string, args: string[], env: Record<string, string> = {}, stdin?: string) {
+  return runAt(b, cwd, args, { OLLAMA_HOST: fake.url, ...env }, stdin);
 }
 
 describe("issue 8: a long session on an 8K window", () => {

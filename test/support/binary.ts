@@ -37,8 +37,13 @@ export function isolatedBinary(source = process.env.CHATCLI_BINARY || BUILT_BINA
 }
 
 export async function run(b: BinaryEnv, args: string[], extraEnv: Record<string, string> = {}, stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runAt(b, b.dir, args, extraEnv, stdin);
+}
+
+/** `run` from another working directory (a project of the test's own). */
+export async function runAt(b: BinaryEnv, cwd: string, args: string[], extraEnv: Record<string, string> = {}, stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn([b.bin, ...args], {
-    cwd: b.dir,
+    cwd,
     env: { ...b.env, ...extraEnv },
     stdin: stdin !== undefined ? new TextEncoder().encode(stdin) : "ignore",
     stdout: "pipe",
