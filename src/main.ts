@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parseArgs, UsageError, type CliCommand } from "./cli/args.ts";
 import { modelsCommand } from "./cli/commands/models.ts";
 import { providersCommand } from "./cli/commands/providers.ts";
-import { listModelChoices, statsText, switchModel } from "./cli/interactive-commands.ts";
+import { listModelChoices, statsText } from "./cli/interactive-commands.ts";
 import { authCommand } from "./cli/commands/auth.ts";
 import { registerOpenAiCompatibleFromSettings } from "./llm/providers/openai-compatible.ts";
 import { describeLlmError } from "./cli/describe-error.ts";

@@ -15,7 +15,6 @@ export const SUMMARY_TIMEOUT_MS = 10 * 60_000;
 export const SUMMARY_MARKER = "[STRUCTURED SUMMARY — covering";
 export const MIN_MIDDLE_MESSAGES = 4;
 export const MIN_GUIDED_MIDDLE_MESSAGES = 2;
-const PER_MESSAGE_MAX = 2_000;
 
 export class CompactionCancelled extends Error {
   constructor() {
