@@ -134,7 +134,7 @@ export function isReadOnlyProgram(name: string, args: string[]): boolean {
   return subs !== undefined && sub !== undefined && subs.has(sub);
 }
 
-/** Only `sed -n 'N,Mp' file`-style range printing: any other sed script may write files (`w`) or run code (`e`). */
+/** Only `sed -n 'N,Mp' file`-style range printing: every other sed script may write files (`w`) or run code (`e`). */
 function readOnlySed(args: string[]): boolean {
   const scripts: string[] = [];
   let sawScriptFlag = false;
