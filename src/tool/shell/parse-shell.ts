@@ -7,7 +7,7 @@
  * Not supported (reported as unparseable): `((…))` and `for ((…))` arithmetic commands, `[[ … ]]` containing
  * `&&`/`||`/`<`/`>` is tokenized as ordinary operators.
  */
-import { ShellLexer, ShellSyntaxError, type OpToken, type ParseHooks, type Token } from "./shell-lexer.ts";
+import { ShellLexer, ShellSyntaxError, type ParseHooks } from "./shell-lexer.ts";
 import type {
   CommandContext,
   Connector,
@@ -20,6 +20,7 @@ import type {
   SimpleCommand,
 } from "./shell-types.ts";
 import { roughSplit } from "./rough-split.ts";
+import { TokenCursor, describe } from "./token-cursor.ts";
 
 export function parseShell(text: string): ShellParseResult {
   try {
@@ -65,8 +66,7 @@ const RESERVED = new Set([
   "if", "then", "elif", "else", "fi", "for", "select", "while", "until", "do", "done", "case", "esac", "{", "}", "function",
 ]);
 
-class Parser {
-  private peeked: Token | undefined;
+class Parser extends TokenCursor {
   private commands: SimpleCommand[] = [];
   private features = new Set<ShellFeature>();
   private functions: FunctionDef[] = [];
@@ -74,25 +74,20 @@ class Parser {
   private context: CommandContext[];
 
   constructor(
-    private readonly lx: ShellLexer,
+    lx: ShellLexer,
     private readonly shared: SharedState,
     context: CommandContext,
   ) {
+    super(lx);
     this.context = [context];
+  }
+
+  protected override onHeredocScript(sub: ShellScript): void {
+    this.absorb(sub, "substitution");
   }
 
   result(): ShellScript {
     return { commands: this.commands, features: this.features, functions: this.functions };
-  }
-
-  expectEof(): void {
-    const t = this.take();
-    if (t.kind !== "eof") throw new ShellSyntaxError(`unexpected ${describe(t)}`);
-  }
-
-  expectOp(op: OpToken, message: string): void {
-    const t = this.take();
-    if (t.kind !== "op" || t.op !== op) throw new ShellSyntaxError(t.kind === "eof" ? message : `unexpected ${describe(t)}`);
   }
 
   /** A command list ending (without consuming) at one of `ends`: ops, reserved words, or "<eof>". */
@@ -370,65 +365,8 @@ class Parser {
       this.context.pop();
     }
   }
-
-  private atEnd(ends: ReadonlySet<string>): boolean {
-    const t = this.peek();
-    if (t.kind === "eof") return ends.has("<eof>") || fail("unexpected end of input");
-    if (t.kind === "op") return ends.has(t.op);
-    return t.kind === "word" && !t.word.quoted && ends.has(t.word.value);
-  }
-
-  private skipNewlines(): void {
-    for (let t = this.peek(); t.kind === "op" && t.op === "\n"; t = this.peek()) this.take();
-  }
-
-  private expectWord(value: string): void {
-    const t = this.take();
-    if (!this.isWord(t, value)) throw new ShellSyntaxError(t.kind === "eof" ? `'${value}' expected` : `unexpected ${describe(t)}`);
-  }
-
-  private takeWord(): ShellWord {
-    const t = this.take();
-    if (t.kind !== "word") throw new ShellSyntaxError(`word expected, got ${describe(t)}`);
-    return t.word;
-  }
-
-  private isWord(t: Token, value: string): boolean {
-    return t.kind === "word" && !t.word.quoted && t.word.value === value;
-  }
-
-  private peek(): Token {
-    if (this.peeked === undefined) {
-      this.peeked = this.lx.next();
-      for (const sub of this.lx.drainHeredocScripts()) this.absorb(sub, "substitution");
-    }
-    return this.peeked;
-  }
-
-  private take(): Token {
-    const t = this.peek();
-    this.peeked = undefined;
-    return t;
-  }
 }
 
 function isAssignment(w: ShellWord): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(w.raw);
-}
-
-function describe(t: Token): string {
-  switch (t.kind) {
-    case "eof":
-      return "end of input";
-    case "op":
-      return t.op === "\n" ? "newline" : `'${t.op}'`;
-    case "redir":
-      return `'${t.op}'`;
-    case "word":
-      return `'${t.word.raw}'`;
-  }
-}
-
-function fail(message: string): never {
-  throw new ShellSyntaxError(message);
 }
