@@ -89,7 +89,7 @@ function anchorText(s: SessionInternals): string {
 }
 
 function appendToolResults(s: SessionInternals, results: Message[], calls: ToolCallRequest[]): void {
-  const last = [...s.history].reverse().find((m) => m.role === "assistant");
+  const last = s.history.findLast((m) => m.role === "assistant");
   const native = last?.role === "assistant" && (last.toolCalls?.length ?? 0) > 0;
   if (native) {
     s.appendHistory(...results);
@@ -104,9 +104,9 @@ function appendToolResults(s: SessionInternals, results: Message[], calls: ToolC
 
 function batchCompleted(s: SessionInternals, batchId: string, calls: ToolCallRequest[], results: Message[]): void {
   if (!s.opts.onBatchCompleted) return;
-  const lastAssistant = [...s.history].reverse().find((m) => m.role === "assistant");
+  const lastAssistant = s.history.findLast((m) => m.role === "assistant");
   // A tool-only reply has no text: the user's last prompt then states the intent.
-  const lastPrompt = [...s.history].reverse().find((m) => m.role === "user" && m.meta?.kind !== "tool_feedback");
+  const lastPrompt = s.history.findLast((m) => m.role === "user" && m.meta?.kind !== "tool_feedback");
   const intent = lastAssistant?.content.trim() || lastPrompt?.content || "";
   s.opts.onBatchCompleted({
     batchId,
