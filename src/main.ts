@@ -200,7 +200,7 @@ async function runInteractive(
   cmd: Extract<CliCommand, { kind: "interactive" }>,
   logger: Logger,
   resolved: Awaited<ReturnType<typeof resolveModel>>,
-  session: import("./agent/session.ts").Session,
+  session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
   extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore } = { replay: [] },
 ): Promise<number> {

@@ -5,7 +5,8 @@
  * included), so the history stays valid for every provider.
  */
 import type { AgentEvent } from "../protocol/events.ts";
-import type { LlmError, LlmEvent, StopReason, Usage } from "../protocol/llm.ts";
+import type { LlmError, LlmEvent, LlmRequest, StopReason, Usage } from "../protocol/llm.ts";
+import type { LlmProvider } from "../llm/provider.ts";
 import type { AssistantMessage, Message, ToolCall } from "../protocol/message.ts";
 import { toolResultMessage } from "../protocol/message.ts";
 import type { ToolCallRequest, ToolRunContext, ToolRunResult } from "./tool-host.ts";
@@ -29,20 +30,20 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
   const fingerprints: string[] = [];
   for (let turn = 1; ; turn++) {
     if (signal.aborted) return { stopReason: "interrupted", usage };
-    if (turn > deps.maxTurns) {
-      deps.emit({ type: "notice", level: "warn", text: t("core.maxTurns", { max: deps.maxTurns }) });
+    if (turn > deps.limits.maxTurns) {
+      deps.emit({ type: "notice", level: "warn", text: t("core.maxTurns", { max: deps.limits.maxTurns }) });
       return { stopReason: "max_turns", usage };
     }
     deps.drainQueue();
-    let request = await deps.buildRequest(signal);
+    let { request, provider } = await deps.buildRequest(signal);
     const messageId = deps.newId("msg");
-    let result = await streamOnce(deps, request, messageId, signal, usage);
+    let result = await streamOnce(deps, provider, request, messageId, signal, usage);
     // Overflow recovery: the provider rejected the request as too large before any output; shrink and resend.
     if (deps.recoverOverflow && isOverflowError(result.error) && !result.text && !result.nativeCalls.length) {
       for (let attempt = 1; attempt <= MAX_RECOVERY_ATTEMPTS && isOverflowError(result.error) && !signal.aborted; attempt++) {
         if (!(await deps.recoverOverflow(attempt, signal))) continue;
-        request = await deps.buildRequest(signal);
-        result = await streamOnce(deps, request, messageId, signal, usage);
+        ({ request, provider } = await deps.buildRequest(signal));
+        result = await streamOnce(deps, provider, request, messageId, signal, usage);
       }
       if (result.error && isOverflowError(result.error)) result.error = { ...result.error, message: giveUpMessage(result.error, request.contextWindow ?? 0) };
     }
@@ -50,7 +51,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
     for (let k = 0; k < MAX_TOKEN_ESCALATIONS && !result.error && result.stopReason === "length" && result.text && !result.nativeCalls.length && !signal.aborted; k++) {
       request = continuationRequest(request, result.text);
       deps.emit({ type: "notice", level: "info", text: t("core.continueOutput", { limit: String(request.maxOutputTokens) }) });
-      result = await streamOnce(deps, { ...request, purpose: "continuation" }, messageId, signal, usage, { text: result.text, thinking: result.thinking });
+      result = await streamOnce(deps, provider, { ...request, purpose: "continuation" }, messageId, signal, usage, { text: result.text, thinking: result.thinking });
     }
     if (result.error && result.error.kind !== "aborted") {
       deps.emit({ type: "error", message: result.error.message, error: result.error });
@@ -81,7 +82,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
     const batchId = deps.newId("batch");
     const outcome = await executeBatch(deps, calls, batchId, signal);
     if (outcome === "interrupted") return { stopReason: "interrupted", usage };
-    const n = deps.earlyExitTurns;
+    const n = deps.limits.earlyExitTurns;
     if (n > 0 && fingerprints.length >= n && fingerprints.slice(-n).every((f) => f === fp)) {
       deps.append({
         role: "user",
@@ -105,7 +106,8 @@ interface StreamResult {
 
 async function streamOnce(
   deps: RunDeps,
-  request: Parameters<RunDeps["provider"]["stream"]>[0],
+  provider: LlmProvider,
+  request: LlmRequest,
   messageId: string,
   signal: AbortSignal,
   usage: Usage,
@@ -160,7 +162,7 @@ async function streamOnce(
     }
   };
   try {
-    for await (const ev of deps.provider.stream(request, signal)) onEvent(ev);
+    for await (const ev of provider.stream(request, signal)) onEvent(ev);
   } catch (err) {
     // Providers must not throw; if one does anyway, treat it as a stream error rather than crash the loop.
     error = { kind: signal.aborted ? "aborted" : "unknown", message: (err as Error)?.message ?? String(err), retryable: false, fallbackable: false };

@@ -7,19 +7,26 @@ import type { ToolCallRequest, ToolHost } from "./tool-host.ts";
 
 export type ApprovalAnswer = "once" | "always" | "deny" | "deny_always";
 
-export interface RunDeps {
+/** One model call: the request and the provider to send it to, both from the one binding read for it. */
+export interface PreparedRequest {
+  request: LlmRequest;
   provider: LlmProvider;
+}
+
+export interface RunDeps {
   tools: ToolHost | undefined;
-  maxTurns: number;
-  /** Stop when the same batch repeats this many turns in a row (0 disables). */
-  earlyExitTurns: number;
+  /** `earlyExitTurns`: stop when the same batch repeats this many turns in a row (0 disables). */
+  limits: { maxTurns: number; earlyExitTurns: number };
   emit(event: AgentEvent): void;
   newId(prefix: string): string;
   now(): number;
   /** Deliver type-ahead input queued while the run was busy, as one user message. */
   drainQueue(): void;
-  /** Checkpoint, run the history pipeline and compose the request for the next model call. */
-  buildRequest(signal: AbortSignal): Promise<LlmRequest>;
+  /**
+   * Checkpoint, run the history pipeline and compose the next model call. The model binding is read once here:
+   * a continuation or an overflow retry of the same call reuses the provider it returned.
+   */
+  buildRequest(signal: AbortSignal): Promise<PreparedRequest>;
   /** Turn the streamed text/native calls into the assistant message and the calls to run. */
   finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string };
   append(message: Message): void;

@@ -15,7 +15,7 @@ import type { LlmRequest, Purpose, Usage } from "../protocol/llm.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { createProvider, getProviderDefinition, resolveApiKey } from "../llm/registry.ts";
 import { safeHead } from "../util/text.ts";
-import type { CompletedBatch } from "./session.ts";
+import type { CompletedBatch } from "./session/session-options.ts";
 
 export const SUMMARY_PURPOSE: Purpose = "tool_use_summary";
 /** Each field of the request (intent, a tool's input, a tool's output) is cut to this many characters. */

@@ -2,7 +2,7 @@
  * Interactive-only helpers the TUI calls: the model/provider picker's list, model switching, and /stats.
  */
 import type { Config } from "../config/load-config.ts";
-import type { ModelBinding } from "../agent/session.ts";
+import type { ModelBinding } from "../agent/session/session.ts";
 import { discoverProviders } from "../llm/discovery.ts";
 import { createProvider, getProviderDefinition } from "../llm/registry.ts";
 import type { UsageTracker } from "../llm/usage.ts";

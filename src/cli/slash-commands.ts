@@ -16,10 +16,11 @@ import { splitCliArgs } from "../agent/toolcall/cli-args.ts";
 import { formatSessionTable } from "./commands/sessions.ts";
 import { t, type MessageKey } from "../i18n/i18n.ts";
 
-/** What the handler needs from the Session (agent/session.ts's Session satisfies it). */
+/** What the handler needs from the Session (agent/session/session.ts's Session satisfies it). */
 export interface SlashSession {
   readonly messages: readonly Message[];
-  readonly isRunning: boolean;
+  /** Anything but `idle` means a run or a side task (compaction, model switch, rewind) holds the session. */
+  readonly status: string;
   readonly contextWindow: number;
   replaceHistory(messages: Message[], reason: string, announce?: boolean): void;
   publish(e: AgentEvent): void;
@@ -85,7 +86,7 @@ function session(d: SlashDeps, args: string): string {
     }
     case "load": {
       if (!ref) return t("slash.loadUsage");
-      if (d.session.isRunning) return t("slash.loadBusy");
+      if (d.session.status !== "idle") return t("slash.loadBusy");
       const found = store.resolve(ref);
       if (!found) return t("slash.noMatchList", { ref });
       if (found.id === recorder.id) return t("slash.alreadyCurrent", { id: found.id });
@@ -108,7 +109,7 @@ function session(d: SlashDeps, args: string): string {
       return typeof r === "string" ? r : t("slash.deleted", { id: r.id });
     }
     case "new": {
-      if (d.session.isRunning) return t("slash.newBusy");
+      if (d.session.status !== "idle") return t("slash.newBusy");
       const previous = recorder.hasFile ? recorder.id : undefined;
       recorder.switchTo(store.newId(), { existing: false });
       d.session.replaceHistory([], "session_new");

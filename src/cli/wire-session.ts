@@ -7,7 +7,7 @@ import { platform } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../config/load-config.ts";
 import { BootstrapLoader, basePrompt, composeSystemPrompt, flavourFromEnv } from "../agent/prompt.ts";
-import { Session, type SessionOptions } from "../agent/session.ts";
+import { Session, type SessionOptions } from "../agent/session/session.ts";
 import { createToolHost } from "../agent/tool-host-impl.ts";
 import { parseToolCalls, formatToolCatalogForText, formatToolResultsForText } from "../agent/toolcall-parser.ts";
 import { sanitizeToolArgs } from "../agent/arg-sanitizer.ts";
@@ -93,6 +93,10 @@ export function wireSession(o: WireOptions): WiredSession {
     ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
     denylist: (cfg.env.CHATCLI_AGENT_DENYLIST ?? "").split(/[,;\n]/),
   });
+  // Collaborators that publish through the session reach it once it exists (below); none publishes before.
+  let session: Session | undefined;
+  const sessionId = o.resume?.meta.id ?? newSessionId();
+  const cp = CheckpointStore.load({ sessionId, dir: checkpointDir(cfg.home, sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e), redact: createRedactor(cfg.env) });
   const tools = createToolHost({
     projectRoot: cfg.projectRoot,
     cwd: cfg.cwd,
@@ -100,13 +104,10 @@ export function wireSession(o: WireOptions): WiredSession {
     policy,
     env: childEnv,
     ...(workspace ? { saveOverflow: (callId: string, text: string) => saveOverflow(workspace!, callId, text) } : {}),
-    beforeFileChange: (p) => checkpoints?.beforeFileChange(p),
-    aroundExec: { before: () => checkpoints?.aroundExec.before(), after: (t) => checkpoints?.aroundExec.after(t) },
+    beforeFileChange: (p) => cp.beforeFileChange(p),
+    aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
   });
-  // Created once the session id is final (below); the tool hooks only run after that.
-  let checkpoints: CheckpointStore | undefined;
   const usage = new UsageTracker();
-  let session: Session | undefined;
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
   const budgetState = createBudgetState();
   // Context management (issue 8): compaction before model calls, /compact, overflow recovery. Summaries point
@@ -120,7 +121,7 @@ export function wireSession(o: WireOptions): WiredSession {
       const specs = tools.specs();
       const native = (session?.model.nativeTools ?? resolved.info?.supportsTools ?? false) && specs.length > 0;
       // + the per-request task reminder (≤ 300 chars of task plus a fixed sentence).
-      return estimateSystemTokens(opts.systemPrompt({ nativeTools: native, tools: specs })) + (native ? estimateToolSpecTokens(specs) : 0) + 150;
+      return estimateSystemTokens(systemPrompt({ nativeTools: native, tools: specs })) + (native ? estimateToolSpecTokens(specs) : 0) + 150;
     },
     agent: () => tools.specs().length > 0,
     summarize: createModelSummarizer({
@@ -129,83 +130,78 @@ export function wireSession(o: WireOptions): WiredSession {
       contextWindow: () => session?.contextWindow ?? contextWindow,
       onUsage: (u, model) => usage.record("compaction", session?.model.providerId ?? resolved.providerId, model, u),
     }),
-    archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId: opts.sessionId }))(m),
+    archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId }))(m),
     ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
   });
   const store = new SessionStore({ home: cfg.home, env: cfg.env });
   const contexts = new ContextManager({ dir: join(cfg.home, "contexts"), projectRoot: cfg.projectRoot, paths });
-  const opts: SessionOptions = {
-    sessionId: o.resume?.meta.id ?? newSessionId(),
-    ...(o.resume ? { initialHistory: o.resume.history } : {}),
-    transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
-    providerId: resolved.providerId,
-    model: resolved.model,
-    provider: resolved.provider,
-    cwd: cfg.cwd,
-    tools,
-    nativeTools: resolved.info?.supportsTools ?? false,
-    textProtocol: {
-      parse: (text) => {
-        const r = parseToolCalls(text);
-        return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args })), errors: r.errors };
-      },
-      formatResults: (results) => formatToolResultsForText(results),
-    },
-    sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
-    pipeline: async (history, ctx) => {
-      const r = runResultPipeline(history, { options: resultBudgetForWindow(pipelineOptions, session?.contextWindow ?? contextWindow, cfg.env), budgetState, toolResultsDir: workspace?.toolResultsDir });
-      if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
-      const compacted = await context.beforeModelCall(r.messages, ctx);
-      return { persistent: compacted, outgoing: compacted };
-    },
-    compact: (c) => context.compact(c),
-    recoverOverflow: (c) => context.recoverOverflow(c),
-    estimateContextTokens: (h) => context.requestTokens(h),
-    contextWindow,
-    permissionMode: o.permissionMode,
-    onPermissionModeChange: (mode) => policy.setMode(mode),
-    onUsage: (u, purpose, model, provider) => {
-      if (purpose === "main") context.accountant.reported(u.inputTokens);
-      usage.record(purpose, provider ?? session?.model.providerId ?? resolved.providerId, model, u);
-    },
-    costSoFar: () => usage.session().costUsd,
-    switchModel: (providerId, model) => switchModel(cfg, providerId, model, session?.model.providerId),
-    maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
-    earlyExitTurns: earlyExitFromEnv(cfg.env),
-    systemPrompt: ({ tools: specs, nativeTools }) =>
-      composeSystemPrompt({
-        base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env) }),
-        bootstrap: loader.load(),
-        contexts: contexts.parts(),
-        ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
-      }),
-  };
-  if (!o.interactive) {
-    opts.autoApprove = (req) => {
-      o.onUnansweredApproval?.(req.action, req.reason, req.tool);
-      return "deny";
-    };
-  }
   const summaries = o.summaries === false ? undefined : wireSummaries(cfg, usage, (e) => session?.publish(e));
-  if (summaries) opts.onBatchCompleted = (b) => summaries.onBatchCompleted(b);
-  const cp = CheckpointStore.load({ sessionId: opts.sessionId, dir: checkpointDir(cfg.home, opts.sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e), redact: createRedactor(cfg.env) });
-  checkpoints = cp;
-  opts.onCheckpoint = (h) => void cp.save(h);
-  opts.rewind = (op, h) => cp.rewind(op, h);
   const recorder = o.record === false ? undefined : new SessionRecorder({
     store,
-    id: opts.sessionId,
+    id: sessionId,
     existing: o.resume !== undefined,
     meta: { cwd: cfg.cwd, projectRoot: cfg.projectRoot, provider: resolved.providerId, model: resolved.model },
     onError: (m) => session?.publish({ type: "notice", level: "warn", text: m }),
   });
-  if (recorder) {
-    const prev = opts.onHistoryChange;
-    opts.onHistoryChange = (c) => {
-      prev?.(c);
-      recorder.onHistoryChange(c);
-    };
-  }
+  const systemPrompt: SessionOptions["turn"]["systemPrompt"] = ({ tools: specs, nativeTools }) =>
+    composeSystemPrompt({
+      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env) }),
+      bootstrap: loader.load(),
+      contexts: contexts.parts(),
+      ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
+    });
+  const opts: SessionOptions = {
+    sessionId,
+    cwd: cfg.cwd,
+    ...(o.resume ? { initialHistory: o.resume.history } : {}),
+    binding: { providerId: resolved.providerId, model: resolved.model, provider: resolved.provider, nativeTools: resolved.info?.supportsTools ?? false, contextWindow },
+    permissionMode: o.permissionMode,
+    turn: {
+      systemPrompt,
+      tools,
+      textProtocol: {
+        parse: (text) => {
+          const r = parseToolCalls(text);
+          return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args })), errors: r.errors };
+        },
+        formatResults: (results) => formatToolResultsForText(results),
+      },
+      sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
+      pipeline: async (history, ctx) => {
+        const r = runResultPipeline(history, { options: resultBudgetForWindow(pipelineOptions, session?.contextWindow ?? contextWindow, cfg.env), budgetState, toolResultsDir: workspace?.toolResultsDir });
+        if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
+        const compacted = await context.beforeModelCall(r.messages, ctx);
+        return { persistent: compacted, outgoing: compacted };
+      },
+      maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
+      earlyExitTurns: earlyExitFromEnv(cfg.env),
+      transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
+      onCheckpoint: (h) => void cp.save(h),
+      ...(summaries ? { onBatchCompleted: (b) => summaries.onBatchCompleted(b) } : {}),
+      recoverOverflow: (c) => context.recoverOverflow(c),
+    },
+    hooks: {
+      switchModel: (providerId, model) => switchModel(cfg, providerId, model, session?.model.providerId),
+      compact: (c) => context.compact(c),
+      rewind: (op, h) => cp.rewind(op, h),
+      ...(recorder ? { onHistoryChange: (c) => recorder.onHistoryChange(c) } : {}),
+      ...(o.interactive
+        ? {}
+        : {
+            autoApprove: (req) => {
+              o.onUnansweredApproval?.(req.action, req.reason, req.tool);
+              return "deny";
+            },
+          }),
+      onPermissionModeChange: (mode) => policy.setMode(mode),
+      onUsage: (u, purpose, model, provider) => {
+        if (purpose === "main") context.accountant.reported(u.inputTokens);
+        usage.record(purpose, provider ?? session?.model.providerId ?? resolved.providerId, model, u);
+      },
+      costSoFar: () => usage.session().costUsd,
+      estimateContextTokens: (h) => context.requestTokens(h),
+    },
+  };
   session = new Session(opts);
   if (recorder) attachRecorder(session, recorder);
   return {

@@ -35,6 +35,8 @@ export const opSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("set_permission_mode"), mode: permissionModeSchema }),
   z.object({ type: z.literal("compact"), instruction: z.string().optional() }),
   z.object({ type: z.literal("remove_queued"), index: z.number().int().nonnegative() }),
+  /** Send what an interrupt left waiting in the queue (the TUI: Enter on an empty prompt). */
+  z.object({ type: z.literal("send_queued") }),
   z.object({ type: z.literal("clear") }),
   z.object({ type: z.literal("shutdown") }),
 ]);
@@ -154,7 +156,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("provider.switched"), from: z.string(), to: z.string(), reason: z.string() }),
   z.object({ type: z.literal("model.changed"), provider: z.string(), model: z.string(), contextWindow: z.number().optional() }),
   z.object({ type: z.literal("permission_mode.changed"), mode: permissionModeSchema }),
-  z.object({ type: z.literal("queue.updated"), items: z.array(z.string()) }),
+  /** `paused`: an interrupt holds the queue; it waits for `send_queued`, the next prompt, or removal. */
+  z.object({ type: z.literal("queue.updated"), items: z.array(z.string()), paused: z.boolean().optional() }),
   z.object({ type: z.literal("notice"), level: z.enum(["info", "warn", "error"]), text: z.string() }),
   z.object({ type: z.literal("error"), message: z.string(), error: llmErrorSchema.optional() }),
   z.object({

@@ -1,4 +1,4 @@
-/** What a UI needs from the core: ops in, events out. `Session` (src/agent/session.ts) implements it. */
+/** What a UI needs from the core: ops in, events out. `Session` (src/agent/session/session.ts) implements it. */
 import type { AgentEvent, Op } from "./events.ts";
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -15,7 +15,7 @@ import { titleOf } from "./session-file.ts";
 import type { RecordInput } from "./session-records.ts";
 import type { SessionStore } from "./session-store.ts";
 
-/** Structurally the same as agent/session.ts's HistoryChange. */
+/** Structurally the same as agent/session/session-options.ts's HistoryChange. */
 export type RecordedHistoryChange = { type: "append"; messages: Message[] } | { type: "replace"; messages: Message[]; reason: string };
 
 export interface RecorderMeta {

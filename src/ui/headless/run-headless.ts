@@ -4,7 +4,7 @@
  * Notices, retries and errors go to stderr in text mode. Resolves with the exit code.
  */
 import type { AgentEvent } from "../../protocol/events.ts";
-import type { Session } from "../../agent/session.ts";
+import type { Session } from "../../agent/session/session.ts";
 import type { OutputFormat } from "../../cli/args.ts";
 import { MarkupHoldback } from "../shared/markup-holdback.ts";
 import { t } from "../../i18n/i18n.ts";

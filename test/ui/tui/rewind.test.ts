@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestRendererSetup } from "@opentui/core/testing";
 import type { TuiApp } from "../../../src/ui/tui/tui-app.ts";
-import { Session } from "../../../src/agent/session.ts";
+import { Session } from "../../../src/agent/session/session.ts";
 import { CheckpointStore } from "../../../src/agent/checkpoints.ts";
 import { createToolHost } from "../../../src/agent/tool-host-impl.ts";
 import { createPathPolicy } from "../../../src/tool/workspace.ts";
@@ -36,17 +36,11 @@ async function start(opts: { inline?: boolean } = {}) {
   });
   session = new Session({
     sessionId: "s1",
-    providerId: "SCRIPTED",
-    model: "scripted-model",
-    provider,
     cwd: project,
-    tools,
-    nativeTools: true,
-    systemPrompt: () => [],
-    contextWindow: 32768,
+    binding: { providerId: "SCRIPTED", model: "scripted-model", provider, nativeTools: true, contextWindow: 32768 },
     permissionMode: "bypass",
-    onCheckpoint: (h) => void store.save(h),
-    rewind: (op, h) => store.rewind(op, h),
+    turn: { systemPrompt: () => [], tools, onCheckpoint: (h) => void store.save(h) },
+    hooks: { rewind: (op, h) => store.rewind(op, h) },
   });
   ({ setup, app } = await tui.start(
     {

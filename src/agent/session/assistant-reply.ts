@@ -1,10 +1,17 @@
 /** Turning a finished model reply into the assistant message and the tool calls to run (native or text protocol). */
-import type { AssistantMessage, ToolCall } from "../protocol/message.ts";
-import type { SessionInternals } from "./session-internals.ts";
-import type { SessionOptions } from "./session-options.ts";
-import type { ToolCallRequest } from "./tool-host.ts";
+import type { AssistantMessage, ToolCall } from "../../protocol/message.ts";
+import type { TurnOptions } from "./session-options.ts";
+import type { ToolCallRequest } from "../tool-host.ts";
 
-export function finishAssistant(s: SessionInternals, text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string } {
+/** What a reply needs from its session: the turn options and the id counter. */
+export interface ReplyContext {
+  readonly opts: Pick<TurnOptions, "tools" | "textProtocol" | "sanitizeNativeArgs">;
+  /** The id counter's current value (newId advances it). */
+  readonly seq: number;
+  newId(prefix: string): string;
+}
+
+export function finishAssistant(s: ReplyContext, text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string } {
   const message: AssistantMessage = { role: "assistant", content: text };
   if (thinking) message.thinking = thinking;
   const calls: ToolCallRequest[] = [];
@@ -26,7 +33,7 @@ export function finishAssistant(s: SessionInternals, text: string, thinking: str
   return { message, calls, displayText };
 }
 
-export function nativeRequest(c: ToolCall, sanitize?: SessionOptions["sanitizeNativeArgs"]): ToolCallRequest {
+export function nativeRequest(c: ToolCall, sanitize?: TurnOptions["sanitizeNativeArgs"]): ToolCallRequest {
   const raw = c.arguments.trim() || "{}";
   if (sanitize) {
     const r = sanitize(raw);
