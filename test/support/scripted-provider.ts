@@ -15,6 +15,8 @@ export interface ScriptedReply {
   error?: Partial<LlmError> & { kind: LlmError["kind"] };
   /** Delay between events (ms); lets tests interrupt mid-stream. */
   delayMs?: number;
+  /** The reply waits for this before its first event (an abort ends the wait): the test paces the provider. */
+  gate?: Promise<unknown>;
   inputTokens?: number;
   outputTokens?: number;
 }
@@ -24,6 +26,7 @@ export class ScriptedProvider implements LlmProvider {
   readonly requests: LlmRequest[] = [];
   private readonly replies: ScriptedReply[];
   private callNo = 0;
+  private waiters: Array<{ n: number; resolve: () => void }> = [];
 
   constructor(replies: ScriptedReply[], private readonly fallback: ScriptedReply = { text: "(no more scripted replies)" }) {
     this.replies = [...replies];
@@ -45,12 +48,38 @@ export class ScriptedProvider implements LlmProvider {
     return { id: model, contextWindow: 32768, supportsTools: true };
   }
 
+  /** Resolves once `n` requests have been made (at once if they have). */
+  requested(n: number): Promise<void> {
+    if (this.requests.length >= n) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ n, resolve }));
+  }
+
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
     this.requests.push(structuredClone(request));
     const reply = this.replies.shift() ?? this.fallback;
     const n = this.callNo++;
+    const ready = this.waiters.filter((w) => w.n <= this.requests.length);
+    this.waiters = this.waiters.filter((w) => w.n > this.requests.length);
+    for (const w of ready) w.resolve();
     return play(reply, n, signal);
   }
+}
+
+/** A promise the test settles by hand (provider pacing, hooks that wait). */
+export function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void; reject(err: unknown): void } {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function untilGateOrAbort(gate: Promise<unknown>, signal?: AbortSignal): Promise<unknown> {
+  if (!signal) return gate;
+  if (signal.aborted) return Promise.resolve();
+  return Promise.race([gate, new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
 }
 
 async function* play(r: ScriptedReply, n: number, signal?: AbortSignal): AsyncGenerator<LlmEvent> {
@@ -58,6 +87,10 @@ async function* play(r: ScriptedReply, n: number, signal?: AbortSignal): AsyncGe
     if (r.delayMs) await Bun.sleep(r.delayMs);
   };
   const aborted = (): LlmEvent => ({ type: "error", error: { kind: "aborted", message: "aborted", retryable: false, fallbackable: false } });
+  if (r.gate) {
+    await untilGateOrAbort(r.gate, signal);
+    if (signal?.aborted) return yield aborted();
+  }
   if (r.thinking) {
     await wait();
     yield { type: "thinking_delta", text: r.thinking };

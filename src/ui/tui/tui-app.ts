@@ -216,7 +216,7 @@ export class TuiApp {
     if (!q.length) return;
     const lines = q.map((q1, i) => `  ${i + 1}. ${q1.split("\n")[0]!.slice(0, 120)}`);
     this.queueText.content = new StyledText([
-      chunk(`${t("tui.queued", { count: q.length })}\n`, colors.accent),
+      chunk(`${t(this.state.queuePaused ? "tui.queuedPaused" : "tui.queued", { count: q.length })}\n`, colors.accent),
       chunk(lines.join("\n"), colors.dim),
     ]);
   }
@@ -332,6 +332,8 @@ export class TuiApp {
 
   private onSubmit(): void {
     const text = this.prompt.plainText;
+    // Enter on an empty prompt sends what an interrupt left waiting in the queue.
+    if (!text.trim() && this.state.queuePaused && this.state.queue.length) return this.submit({ type: "send_queued" });
     if (!text.trim()) return;
     this.history.add(text);
     this.setPrompt("");

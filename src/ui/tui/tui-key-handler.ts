@@ -147,7 +147,8 @@ function onApprovalKey(app: TuiInternals, k: KeyEvent, now: number): void {
 function onCtrlC(app: TuiInternals, now: number): void {
   if (now - app.input.lastCtrlCAt <= CTRL_C_WINDOW_MS) return app.quit(0);
   app.input.lastCtrlCAt = now;
-  if (app.state.status.running) app.submit({ type: "interrupt" });
+  // Stops a run or a side task (/compact's summary); the session ignores it when idle. The queue stays.
+  app.submit({ type: "interrupt" });
   app.setPrompt("");
   app.input.search = null;
   app.input.hint = t("tui.quitHint");

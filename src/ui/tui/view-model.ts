@@ -78,6 +78,8 @@ export interface ViewState {
   live: LiveState;
   status: StatusState;
   queue: string[];
+  /** An interrupt holds the queue: Enter on an empty prompt sends it, Ctrl+X drops the last. */
+  queuePaused?: boolean;
   approval: PendingApproval | null;
   displayMode: DisplayMode;
   /** batchId → label, so compact mode can show labels in group headers. */
@@ -218,7 +220,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "ui.set_permission_mode":
       return { ...state, status: { ...state.status, permissionMode: input.mode } };
     case "queue.updated":
-      return { ...state, queue: input.items };
+      return { ...state, queue: input.items, queuePaused: input.paused === true };
     case "notice":
     case "ui.notice":
       return addNotice(state, input.level, input.text);
