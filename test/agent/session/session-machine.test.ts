@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { Message } from "../../../src/protocol/message.ts";
 import type { LlmRequest } from "../../../src/protocol/llm.ts";
 import { ScriptedProvider, deferred } from "../../support/scripted-provider.ts";
-import { bindingOf, makeSession, type MachineHarness } from "./make-session.ts";
+import { bindingOf, makeSession, type MachineHarness } from "../../support/machine-session.ts";
 
 let h: MachineHarness | undefined;
 afterEach(() => {

@@ -5,12 +5,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Session, type ModelBinding, type SessionHooks } from "../../../src/agent/session/session.ts";
-import { createToolHost } from "../../../src/agent/tool-host-impl.ts";
-import { createPathPolicy } from "../../../src/tool/workspace.ts";
-import { createPermissionPolicy } from "../../../src/tool/permission.ts";
-import type { AgentEvent } from "../../../src/protocol/events.ts";
-import type { ScriptedProvider } from "../../support/scripted-provider.ts";
+import { Session, type ModelBinding, type SessionHooks } from "../../src/agent/session/session.ts";
+import { createToolHost } from "../../src/agent/tool-host-impl.ts";
+import { createPathPolicy } from "../../src/tool/workspace.ts";
+import { createPermissionPolicy } from "../../src/tool/permission.ts";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import type { ScriptedProvider } from "./scripted-provider.ts";
 
 export interface MachineHarness {
   session: Session;
