@@ -536,7 +536,7 @@ describe.skipIf(!hasTmux())("TUI daily driver (compiled binary in tmux)", () => 
     }
   }, 20_000);
 
-  test("type-ahead: queued inputs shown, the last removable, Esc interrupts and the queue is delivered", async () => {
+  test("type-ahead: queued inputs shown, the last removable; Esc interrupts and keeps the queue until Enter sends it", async () => {
     const d = project();
     fake.enqueue({ text: "slow ".repeat(60), chunkCount: 60, chunkDelayMs: 100 }, { text: "Answer to queued one." });
     const t = tui(d, `--model ${TOOLS}`);
@@ -551,9 +551,14 @@ describe.skipIf(!hasTmux())("TUI daily driver (compiled binary in tmux)", () => 
       expect(q).toContain("queued two");
       t.send("C-x");
       await t.waitFor((s) => status(s).includes("▼ 1 queued") && !s.includes("queued two"));
+      const before = fake.chatRequests().length;
       t.send("Escape");
+      // Issue 15 item 6: the interrupt stops the agent and the queue waits (it used to be sent at once).
+      const paused = await t.waitFor((s) => s.includes("Interrupted.") && s.includes("paused by the interrupt"));
+      expect(paused).toContain("queued one");
+      expect(fake.chatRequests().length).toBe(before);
+      t.send("Enter");
       const done = await t.waitFor((s) => s.includes("Answer to queued one."));
-      expect(done).toContain("Interrupted.");
       expect(done).not.toContain("queued two");
       const sent = fake.chatRequests().at(-1)!;
       expect(messagesOf(sent).some((m) => m.role === "user" && m.content === "queued one")).toBe(true);
