@@ -171,7 +171,8 @@ export class Session implements SessionLike {
   private onUserInput(text: string): void {
     if (!text.trim()) return;
     if (this.state.kind !== "idle") {
-      this.queue.push(text);
+      // A new prompt is the user's "send": a queue an interrupt paused goes out with it when the task ends.
+      if (this.queue.push(text)) this.queue.resume();
       return;
     }
     // An interrupt left the queue waiting: the new prompt goes behind it, and all of it is sent now.

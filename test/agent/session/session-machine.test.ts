@@ -199,6 +199,33 @@ describe("runs", () => {
     expect(users(a.requests[1]!).at(-1)).toBe("q1");
   });
 
+  test("a prompt typed while a side task holds a paused queue releases it: both go out when the task ends", async () => {
+    const gate = deferred();
+    const done = deferred();
+    const a = new ScriptedProvider([{ text: "never", gate: gate.promise }, { text: "both" }]);
+    h = makeSession({
+      binding: bindingOf(a, { id: "A", model: "model-a" }),
+      hooks: {
+        compact: async () => {
+          await done.promise;
+          return undefined;
+        },
+      },
+    });
+    const s = h.session;
+    s.submit({ type: "user_input", text: "go" });
+    s.submit({ type: "user_input", text: "q1" });
+    await a.requested(1);
+    s.submit({ type: "interrupt" });
+    await s.idle();
+    s.submit({ type: "compact" });
+    s.submit({ type: "user_input", text: "q2" });
+    expect(h.of("queue.updated").at(-1)).toEqual({ type: "queue.updated", items: ["q1", "q2"] });
+    done.resolve();
+    await s.idle();
+    expect(h.of("turn.started").map((e) => e.input)).toEqual(["go", "q1\nq2"]);
+  });
+
   test("the whole paused queue dropped with remove_queued leaves nothing to send", async () => {
     const gate = deferred();
     const a = new ScriptedProvider([{ text: "never", gate: gate.promise }]);
