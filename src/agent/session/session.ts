@@ -277,8 +277,9 @@ export class Session implements SessionLike {
     const switchModel = this.hooks.switchModel;
     if (!switchModel) return this.emit({ type: "notice", level: "warn", text: t("core.switchUnavailable") });
     this.sideTask("set_model", t("core.what.switchModels"), async (signal) => {
-      const r = await switchModel(provider, model);
-      if (signal.aborted) return this.emit({ type: "notice", level: "info", text: t("core.switchCancelled") });
+      // The switch's network calls take no signal: an interrupt releases the slot at once and its result is dropped.
+      const r = await untilAborted(switchModel(provider, model), signal);
+      if (r === undefined) return this.emit({ type: "notice", level: "info", text: t("core.switchCancelled") });
       if (typeof r === "string") return this.emit({ type: "notice", level: "error", text: r });
       this.binding = Object.freeze({ ...r });
       this.emit({ type: "model.changed", provider: r.providerId, model: r.model, contextWindow: r.contextWindow });
@@ -353,4 +354,23 @@ export class Session implements SessionLike {
     this.seq += 1;
     return `${prefix}_${this.seq.toString(36)}`;
   }
+}
+
+/** `work`'s value, or undefined as soon as `signal` aborts (a later rejection of `work` is then ignored). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
 }

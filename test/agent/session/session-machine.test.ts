@@ -59,6 +59,26 @@ describe("set_model", () => {
     expect(a.requests[0]!.model).toBe("model-a");
   });
 
+  test("an interrupt during the switch releases the slot at once; the switch's late result is dropped", async () => {
+    const a = new ScriptedProvider([{ text: "on A" }]);
+    const b = new ScriptedProvider([{ text: "on B" }]);
+    const switched = deferred<ReturnType<typeof bindingOf>>();
+    h = makeSession({ binding: bindingOf(a, { id: "A", model: "model-a" }), hooks: { switchModel: () => switched.promise } });
+    const s = h.session;
+    s.submit({ type: "set_model", provider: "B", model: "model-b" });
+    s.submit({ type: "user_input", text: "hi" });
+    s.submit({ type: "interrupt" });
+    await s.idle();
+    expect(h.of("notice").map((n) => n.text)).toContain("Model switch cancelled; the model is unchanged.");
+    switched.resolve(bindingOf(b, { id: "B", model: "model-b" }));
+    s.submit({ type: "send_queued" });
+    await s.idle();
+    expect(s.model.providerId).toBe("A");
+    expect(h.of("model.changed")).toHaveLength(0);
+    expect(a.requests.map((r) => users(r))).toEqual([["hi"]]);
+    expect(b.requests).toHaveLength(0);
+  });
+
   test("a second side task is refused while one holds the slot, with a notice that names it", async () => {
     const a = new ScriptedProvider([]);
     const switched = deferred<ReturnType<typeof bindingOf>>();
