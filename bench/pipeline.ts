@@ -3,8 +3,10 @@
  * holding 2,000 large tool results. Budget: well under one frame (16 ms) per turn. Run: `bun bench/pipeline.ts`.
  *
  * Two ways a session may use the pipeline, both measured:
- * - persistent: the output replaces the history, then one new turn is appended (the recommended mode);
- * - outgoing copy: the raw history is kept and the pipeline re-derives the request from it every turn.
+ * - persistent: the output replaces the history, then one new turn is appended (how sessions worked before
+ *   issue 26);
+ * - outgoing copy: the raw history is kept and the pipeline re-derives the request from it every turn, with
+ *   the session's budget state and microcompact memo (how src/cli/wire-session.ts uses it now).
  * The one-time cold pass (writing 2,000 overflow files) is printed separately.
  */
 import { createBudgetState } from "../src/agent/results/budget.ts";
@@ -46,7 +48,7 @@ try {
   for (const m of raw) if (m.role === "tool") m.content.charCodeAt(m.content.length - 1); // flatten ropes up front
 
   // Cold pass: every large result is new and gets written to disk once.
-  const ctx: PipelineContext = { options, budgetState: createBudgetState(), toolResultsDir: ws.toolResultsDir };
+  const ctx: PipelineContext = { options, budgetState: createBudgetState(), toolResultsDir: ws.toolResultsDir, memo: new WeakMap() };
   let t = performance.now();
   let persistent = runResultPipeline(raw, ctx).messages;
   const coldMs = performance.now() - t;

@@ -92,7 +92,7 @@ function session(d: SlashDeps, args: string): string {
       if (found.id === recorder.id) return t("slash.alreadyCurrent", { id: found.id });
       const loaded = store.load(found.id);
       if (!loaded) return t("slash.noMatch", { ref });
-      recorder.switchTo(loaded.meta.id, { existing: true });
+      recorder.switchTo(loaded.meta.id, { existing: true, entries: loaded });
       recorder.suspend(() => {
         d.session.replaceHistory(loaded.history, "session_load", false);
         d.session.publish({ type: "history.replaced", messages: [] });
@@ -127,7 +127,7 @@ function session(d: SlashDeps, args: string): string {
         provider: loaded?.lastModel.provider ?? "",
         model: loaded?.lastModel.model ?? "",
       });
-      recorder.switchTo(id, { existing: true });
+      recorder.switchTo(id, { existing: true, keepEntries: true });
       return t("slash.forked", { id, from });
     }
     default:

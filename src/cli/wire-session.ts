@@ -2,6 +2,11 @@
  * Builds a Session for the chosen provider/model with the system prompt, tools, permission policy and the
  * tool-result pipeline. The one place (with main.ts) that knows every layer. `dispose()` must run at exit
  * (it removes the session workspace unless CHATCLI_AGENT_KEEP_TMPDIR=true).
+ *
+ * The Session's history is what happened (tool results as the tools returned them); the result pipeline
+ * (pairing → budget → microcompact) is applied to each outgoing request only, so the session file is only
+ * appended to. Only a compaction changes the history itself. Full outputs the previews point at live in the
+ * recorded session's own directory (`<home>/sessions/<id>/tool-results/`), so a resumed session finds them.
  */
 import { platform } from "node:os";
 import { join } from "node:path";
@@ -12,7 +17,9 @@ import { createToolHost } from "../agent/tool-host-impl.ts";
 import { parseToolCalls, formatToolCatalogForText, formatToolResultsForText } from "../agent/toolcall-parser.ts";
 import { sanitizeToolArgs } from "../agent/arg-sanitizer.ts";
 import { runResultPipeline } from "../agent/results/pipeline.ts";
-import { createBudgetState, saveOverflow } from "../agent/results/budget.ts";
+import { createBudgetState, saveOverflow, type BudgetState } from "../agent/results/budget.ts";
+import type { MicrocompactMemo } from "../agent/results/microcompact.ts";
+import type { Message } from "../protocol/message.ts";
 import { pipelineOptionsFromEnv } from "../agent/results/options.ts";
 import { createSessionWorkspace, type SessionWorkspace } from "../store/session-workspace.ts";
 import { createPathPolicy, parseExtraPaths } from "../tool/workspace.ts";
@@ -52,6 +59,8 @@ export interface WireOptions {
   resume?: LoadedSession;
   /** Autosave to `<home>/sessions/` (default true). */
   record?: boolean;
+  /** The saved sessions (default: `<home>/sessions/` with the real file system). */
+  store?: SessionStore;
 }
 
 export interface WiredSession {
@@ -103,18 +112,42 @@ export function wireSession(o: WireOptions): WiredSession {
     paths,
     policy,
     env: childEnv,
-    ...(workspace ? { saveOverflow: (callId: string, text: string) => saveOverflow(workspace!, callId, text) } : {}),
+    saveOverflow: (callId: string, text: string) => {
+      const dir = toolResultsDir();
+      return dir === undefined ? undefined : saveOverflow(dir, callId, text);
+    },
     beforeFileChange: (p) => cp.beforeFileChange(p),
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
   });
   const usage = new UsageTracker();
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
-  const budgetState = createBudgetState();
+  // Overflow files go to the recorded session's directory (set by the recorder below, and again when it moves
+  // to another session); without recording, to the temp workspace (deleted at exit, like the session).
+  let sessionResultsDir: string | undefined;
+  function toolResultsDir(): string | undefined {
+    return sessionResultsDir ?? workspace?.toolResultsDir;
+  }
+  // Previews name their directory, so the budget's memory is per directory.
+  const budgetStates = new Map<string, BudgetState>();
+  const memo: MicrocompactMemo = new WeakMap();
+  // The checkpoint and the pipeline hook ask for the same request (same history array, nothing appended in
+  // between): the second gets the first's result, so its report (what is new) is not lost to the first.
+  let last: { history: readonly Message[]; length: number; window: number; dir: string | undefined; result: ReturnType<typeof runResultPipeline> } | undefined;
+  const outgoingOf = (history: Message[]) => {
+    const dir = toolResultsDir();
+    const window = session?.contextWindow ?? contextWindow;
+    if (last && last.history === history && last.length === history.length && last.window === window && last.dir === dir) return last.result;
+    let budgetState = budgetStates.get(dir ?? "");
+    if (!budgetState) budgetStates.set(dir ?? "", (budgetState = createBudgetState()));
+    const result = runResultPipeline(history, { options: resultBudgetForWindow(pipelineOptions, window, cfg.env), budgetState, toolResultsDir: dir, memo });
+    last = { history, length: history.length, window, dir, result };
+    return result;
+  };
   // Context management (issue 8): compaction before model calls, /compact, overflow recovery. Summaries point
   // the model at the archived originals under <home>/compaction/, so the read tool may open that directory.
   const compactionDir = join(cfg.home, "compaction");
   paths.addReadPath(compactionDir);
-  let archive: ((m: import("../protocol/message.ts").Message[]) => string | undefined) | undefined;
+  let archive: ((m: Message[]) => string | undefined) | undefined;
   const context = createContextManager({
     contextWindow: () => session?.contextWindow ?? contextWindow,
     overheadTokens: () => {
@@ -133,16 +166,30 @@ export function wireSession(o: WireOptions): WiredSession {
     archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId }))(m),
     ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
   });
-  const store = new SessionStore({ home: cfg.home, env: cfg.env });
+  const store = o.store ?? new SessionStore({ home: cfg.home, env: cfg.env });
   const contexts = new ContextManager({ dir: join(cfg.home, "contexts"), projectRoot: cfg.projectRoot, paths });
   const summaries = o.summaries === false ? undefined : wireSummaries(cfg, usage, (e) => session?.publish(e));
   const recorder = o.record === false ? undefined : new SessionRecorder({
     store,
     id: sessionId,
     existing: o.resume !== undefined,
+    ...(o.resume ? { entries: o.resume } : {}),
+    onSessionId: (id) => {
+      sessionResultsDir = store.toolResultsDirFor(id);
+      paths.addReadPath(sessionResultsDir);
+    },
     meta: { cwd: cfg.cwd, projectRoot: cfg.projectRoot, provider: resolved.providerId, model: resolved.model },
     onError: (m) => session?.publish({ type: "notice", level: "warn", text: m }),
   });
+  if (o.resume) {
+    // A fork's history may name its parent's saved outputs (the fork has copies, but the text names the parent's).
+    // (Only a plain id: the file's text must never widen the allowlist beyond the sessions dir.)
+    const parent = o.resume.meta.forkedFrom;
+    if (parent && /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(parent)) paths.addReadPath(store.toolResultsDirFor(parent));
+    // The pipeline's first pass over a resumed history finds every preview already made: done here, it is not
+    // reported as news on the first request.
+    if (recorder) outgoingOf(o.resume.history);
+  }
   const systemPrompt: SessionOptions["turn"]["systemPrompt"] = ({ tools: specs, nativeTools }) =>
     composeSystemPrompt({
       base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env) }),
@@ -168,21 +215,37 @@ export function wireSession(o: WireOptions): WiredSession {
       },
       sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
       pipeline: async (history, ctx) => {
-        const r = runResultPipeline(history, { options: resultBudgetForWindow(pipelineOptions, session?.contextWindow ?? contextWindow, cfg.env), budgetState, toolResultsDir: workspace?.toolResultsDir });
+        const r = outgoingOf(history);
         if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
         const compacted = await context.beforeModelCall(r.messages, ctx);
-        return { persistent: compacted, outgoing: compacted };
+        if (compacted === r.messages) return { persistent: history, outgoing: r.messages };
+        // A compaction changes the history: what it kept goes back to the form it happened in (the pipeline
+        // cuts it again per request); only what compaction itself rewrote (summaries, trims) is new.
+        return { persistent: compacted.map(r.sourceOf), outgoing: compacted };
       },
       maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
       earlyExitTurns: earlyExitFromEnv(cfg.env),
       transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
-      onCheckpoint: (h) => void cp.save(h),
+      // A checkpoint keeps the history as the model was sent it (previews and cut results, as before the
+      // pipeline moved to the outgoing side): the raw results are in the session file, and a copy per model call
+      // of the raw history would grow the snapshots by the size of every output read. A rewind adopts that form.
+      onCheckpoint: (h) => void cp.save(outgoingOf(h).messages),
       ...(summaries ? { onBatchCompleted: (b) => summaries.onBatchCompleted(b) } : {}),
-      recoverOverflow: (c) => context.recoverOverflow(c),
+      // Overflow recovery and /compact work on what the model is sent, like the automatic compaction.
+      recoverOverflow: (c) => {
+        const r = outgoingOf(c.history);
+        const out = context.recoverOverflow({ ...c, history: r.messages });
+        if (!out) return undefined;
+        return out === r.messages ? c.history : out.map(r.sourceOf);
+      },
     },
     hooks: {
       switchModel: (providerId, model) => switchModel(cfg, providerId, model, session?.model.providerId),
-      compact: (c) => context.compact(c),
+      compact: async (c) => {
+        const r = outgoingOf(c.history);
+        const out = await context.compact({ ...c, history: r.messages });
+        return out?.map(r.sourceOf);
+      },
       rewind: (op, h) => cp.rewind(op, h),
       ...(recorder ? { onHistoryChange: (c) => recorder.onHistoryChange(c) } : {}),
       ...(o.interactive
@@ -199,7 +262,7 @@ export function wireSession(o: WireOptions): WiredSession {
         usage.record(purpose, provider ?? session?.model.providerId ?? resolved.providerId, model, u);
       },
       costSoFar: () => usage.session().costUsd,
-      estimateContextTokens: (h) => context.requestTokens(h),
+      estimateContextTokens: (h) => context.requestTokens(outgoingOf(h as Message[]).messages),
     },
   };
   session = new Session(opts);

@@ -1,14 +1,16 @@
 /**
  * One session file: append-only JSONL, a record per line. Each record is written with one write of the whole
- * line followed by fsync, so a crash or `kill -9` loses at most the line being written. Loading never fails on
- * content: a torn last line or a corrupted line in the middle is skipped with a warning.
- * Files are created 0600 in a 0700 directory.
+ * line as it happens (a `kill -9` loses at most the line being written: the kernel has the rest); `sync()`
+ * fsyncs what was written since the last sync, and the recorder calls it once per turn and at exit, so a power
+ * loss costs at most the unfinished turn. Loading never fails on content: a torn last line or a corrupted line
+ * in the middle is skipped with a warning. Files are created 0600 in a 0700 directory.
  */
-import { chmodSync, closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import * as nodeFs from "node:fs";
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
-import { SESSION_RECORD_VERSION, sessionRecordSchema, viewEventOf, type MetaRecord, type RecordInput, type SessionRecord } from "./session-records.ts";
+import { SESSION_RECORD_VERSION, sessionRecordSchema, viewEventOf, type HistoryPart, type MetaRecord, type RecordInput, type SessionRecord } from "./session-records.ts";
 import type { Redactor } from "./redact.ts";
 
 export const SESSION_EXT = ".jsonl";
@@ -18,13 +20,34 @@ export function ensurePrivateDir(dir: string): void {
   chmodSync(dir, 0o700);
 }
 
+/** The file calls a writer makes; tests pass a wrapper to count fsyncs or simulate failing disks. */
+export interface SessionFs {
+  openSync(path: string, flags: string, mode?: number): number;
+  writeSync(fd: number, buf: Uint8Array, offset: number, length: number): number;
+  readSync(fd: number, buf: Uint8Array, offset: number, length: number, position: number): number;
+  fsyncSync(fd: number): void;
+  fstatSync(fd: number): { size: number };
+  ftruncateSync(fd: number, len: number): void;
+  closeSync(fd: number): void;
+}
+
+export const realSessionFs: SessionFs = {
+  openSync: (path, flags, mode) => nodeFs.openSync(path, flags, mode),
+  writeSync: (fd, buf, offset, length) => nodeFs.writeSync(fd, buf, offset, length),
+  readSync: (fd, buf, offset, length, position) => nodeFs.readSync(fd, buf, offset, length, position),
+  fsyncSync: (fd) => nodeFs.fsyncSync(fd),
+  fstatSync: (fd) => nodeFs.fstatSync(fd),
+  ftruncateSync: (fd, len) => nodeFs.ftruncateSync(fd, len),
+  closeSync: (fd) => nodeFs.closeSync(fd),
+};
+
 /** Offset just past the last "\n" (0 when there is none), reading back from the end in blocks. */
-function endOfLastLine(fd: number, size: number): number {
+function endOfLastLine(fs: SessionFs, fd: number, size: number): number {
   const block = Buffer.alloc(64 * 1024);
   let end = size;
   while (end > 0) {
     const start = Math.max(0, end - block.length);
-    const n = readSync(fd, block, 0, end - start, start);
+    const n = fs.readSync(fd, block, 0, end - start, start);
     const i = block.subarray(0, n).lastIndexOf(0x0a);
     if (i >= 0) return start + i + 1;
     end = start;
@@ -34,11 +57,14 @@ function endOfLastLine(fd: number, size: number): number {
 
 export class SessionFileWriter {
   private fd: number | undefined;
+  /** Bytes written since the last fsync. */
+  private dirty = false;
 
   constructor(
     readonly path: string,
     private readonly redact: Redactor,
     private readonly now: () => number = Date.now,
+    private readonly fs: SessionFs = realSessionFs,
   ) {}
 
   get isOpen(): boolean {
@@ -52,56 +78,74 @@ export class SessionFileWriter {
   open(): void {
     if (this.fd !== undefined) return;
     ensurePrivateDir(dirname(this.path));
-    const fd = openSync(this.path, "a+", 0o600);
+    const fs = this.fs;
+    const fd = fs.openSync(this.path, "a+", 0o600);
     try {
       chmodSync(this.path, 0o600);
-      const size = fstatSync(fd).size;
-      const keep = size > 0 ? endOfLastLine(fd, size) : 0;
+      const size = fs.fstatSync(fd).size;
+      const keep = size > 0 ? endOfLastLine(fs, fd, size) : 0;
       if (keep < size) {
-        ftruncateSync(fd, keep);
-        fsyncSync(fd);
+        fs.ftruncateSync(fd, keep);
+        this.dirty = true;
       }
     } catch (err) {
-      closeSync(fd);
+      fs.closeSync(fd);
       throw err;
     }
     this.fd = fd;
   }
 
+  /** Writes one record (one write call); durable at the next `sync()` or `close()`. */
   append(rec: RecordInput): void {
-    if (this.fd === undefined) this.open();
     const line = this.redact(JSON.stringify({ v: SESSION_RECORD_VERSION, ts: this.now(), ...rec }));
-    writeAll(this.fd!, Buffer.from(`${line}\n`));
-    fsyncSync(this.fd!);
+    this.writeLine(line);
   }
 
   /** Copies an already serialized (and redacted) record line, e.g. when forking a session. */
   appendRawLine(line: string): void {
-    if (this.fd === undefined) this.open();
-    writeAll(this.fd!, Buffer.from(`${line.replace(/\n+$/, "")}\n`));
-    fsyncSync(this.fd!);
+    this.writeLine(line.replace(/\n+$/, ""));
   }
 
+  /** fsyncs what was written since the last sync (nothing when nothing was). */
+  sync(): void {
+    if (this.fd === undefined || !this.dirty) return;
+    this.fs.fsyncSync(this.fd);
+    this.dirty = false;
+  }
+
+  /** Syncs, then closes. The descriptor is released even when the sync fails (the error is rethrown). */
   close(): void {
     if (this.fd === undefined) return;
     try {
-      closeSync(this.fd);
+      this.sync();
     } finally {
-      this.fd = undefined;
+      try {
+        this.fs.closeSync(this.fd);
+      } finally {
+        this.fd = undefined;
+        this.dirty = false;
+      }
     }
   }
-}
 
-function writeAll(fd: number, buf: Buffer): void {
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+  private writeLine(line: string): void {
+    if (this.fd === undefined) this.open();
+    const buf = Buffer.from(`${line}\n`);
+    let off = 0;
+    while (off < buf.length) off += this.fs.writeSync(this.fd!, buf, off, buf.length - off);
+    this.dirty = true;
+  }
 }
 
 export interface LoadedSession {
   file: string;
   meta: MetaRecord;
-  /** The history rebuilt by replaying message and replace records. */
+  /** The history rebuilt by replaying message, history and replace records. */
   history: Message[];
+  /** The entry id of each history message (parallel to `history`), for a recorder that goes on appending. */
+  entryIds: string[];
+  /** The next free number for a new entry id (`e<n>`). */
+  nextEntry: number;
   /** Events of note (compaction, checkpoints, tool-use summaries, model switches), in order. */
   events: SessionRecord[];
   /** Everything the TUI reducer needs to redraw the transcript, in order. */
@@ -121,6 +165,10 @@ export function loadSession(file: string): LoadedSession {
 /** Damaged lines named one by one in a load's warnings; the rest are counted in one more. */
 export const MAX_LINE_WARNINGS = 3;
 
+/** Entry ids the recorder writes: `e1`, `e2`, … */
+export const entryId = (n: number): string => `e${n}`;
+const ENTRY_ID_RE = /^e(\d+)$/;
+
 export function parseSession(file: string, text: string): LoadedSession {
   const warnings: string[] = [];
   const lines = text.split("\n");
@@ -128,10 +176,21 @@ export function parseSession(file: string, text: string): LoadedSession {
   if (endsClean) lines.pop();
   let meta: MetaRecord | undefined;
   let history: Message[] = [];
-  let lastReplace: Message[] = [];
+  let ids: string[] = [];
+  let afterRebuild: Message[] = [];
+  let ordinal = 0;
+  let nextEntry = 1;
+  const idOf = (explicit: string | undefined): string => {
+    ordinal++;
+    const id = explicit ?? `#${ordinal}`;
+    const n = ENTRY_ID_RE.exec(id);
+    if (n) nextEntry = Math.max(nextEntry, Number(n[1]) + 1);
+    return id;
+  };
   const events: SessionRecord[] = [];
   const viewEvents: AgentEvent[] = [];
   let newer = 0;
+  let unresolved = 0;
   // A damaged file can have a bad line per record: the first few are named, the rest counted in one warning
   // (each warning is a notice in the TUI; hundreds buried the resumed transcript).
   const badLines: number[] = [];
@@ -166,13 +225,23 @@ export function parseSession(file: string, text: string): LoadedSession {
         return;
       case "message":
         history.push(r.message);
+        ids.push(idOf(r.id));
         return;
+      case "history": {
+        const rebuilt = rebuildHistory(history, ids, r.parts, idOf);
+        unresolved += rebuilt.unresolved;
+        history = rebuilt.history;
+        ids = rebuilt.ids;
+        afterRebuild = history.slice();
+        return;
+      }
       case "replace":
         history = [...r.messages];
-        lastReplace = r.messages;
+        ids = r.messages.map(() => idOf(undefined));
+        afterRebuild = r.messages;
         return;
       case "view":
-        viewEvents.push(r.event.type === "history.replaced" ? { type: "history.replaced", messages: lastReplace } : r.event);
+        viewEvents.push(viewEventFrom(r.event, afterRebuild));
         return;
       default:
         events.push(r);
@@ -184,6 +253,7 @@ export function parseSession(file: string, text: string): LoadedSession {
     warnings.push(`${basename(file)}: ${more.length} more damaged line(s) were skipped (lines ${more.slice(0, 5).join(", ")}${more.length > 5 ? ", …" : ""})`);
   }
   if (newer) warnings.push(`${basename(file)}: ${newer} record(s) written by a newer chatcli were skipped`);
+  if (unresolved) warnings.push(`${basename(file)}: ${unresolved} kept range(s) named entries that are missing (a damaged line?); those messages were left out`);
   const resolvedMeta = meta ?? fallbackMeta(file, history);
   if (!meta) warnings.push(`${basename(file)}: no metadata record; using defaults`);
   let lastModel = { provider: resolvedMeta.provider, model: resolvedMeta.model };
@@ -192,12 +262,51 @@ export function parseSession(file: string, text: string): LoadedSession {
     file,
     meta: resolvedMeta,
     history,
+    entryIds: ids,
+    nextEntry,
     events,
     viewEvents,
     lastModel,
     messageCount: history.filter((m) => m.role !== "system").length,
     warnings,
   };
+}
+
+/**
+ * A recorded view event as the reducer gets it: `history.replaced` with the history of the record before it;
+ * a coalesced `message.delta` with its `text` (the whole partial: the recorder leaves it out, older files have it).
+ */
+function viewEventFrom(e: AgentEvent, afterRebuild: Message[]): AgentEvent {
+  if (e.type === "history.replaced") return { type: "history.replaced", messages: afterRebuild };
+  if (e.type === "message.delta" && e.text === undefined && e.partial) return { ...e, text: e.partial };
+  return e;
+}
+
+/** Applies a `history` record's parts to the current history (kept runs are looked up in the current order). */
+function rebuildHistory(history: Message[], ids: string[], parts: HistoryPart[], idOf: (explicit: string) => string): { history: Message[]; ids: string[]; unresolved: number } {
+  const at = new Map<string, number>();
+  ids.forEach((id, i) => at.set(id, i));
+  const out: Message[] = [];
+  const outIds: string[] = [];
+  let unresolved = 0;
+  for (const p of parts) {
+    if ("message" in p) {
+      out.push(p.message);
+      outIds.push(idOf(p.id));
+      continue;
+    }
+    const from = at.get(p.keep[0]);
+    const to = at.get(p.keep[1]);
+    if (from === undefined || to === undefined || to < from) {
+      unresolved++;
+      continue;
+    }
+    for (let i = from; i <= to; i++) {
+      out.push(history[i]!);
+      outIds.push(ids[i]!);
+    }
+  }
+  return { history: out, ids: outIds, unresolved };
 }
 
 function fallbackMeta(file: string, history: Message[]): MetaRecord {

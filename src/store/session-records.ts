@@ -6,8 +6,14 @@
  *
  * Records:
  * - `meta`: written once, first line. `title` is the first user message on one line.
- * - `message`: one appended history message.
- * - `replace`: the whole history replaced (compaction, rewind, clear, pipeline repair, load).
+ * - `message`: one appended history message, with its entry id (`id`, unique in the file; absent in files
+ *   written before entry ids: the loader then numbers entries `#<n>` in the order they appeared).
+ * - `history`: the history rebuilt from parts (compaction, rewind, clear, overflow recovery): runs of entries
+ *   kept from the history before (`keep: [firstId, lastId]`, inclusive, in that history's order) and new
+ *   messages with their ids. A compaction is its summary messages followed by `keep: [firstKeptEntryId, …]`,
+ *   so the record is as big as what changed, never a copy of the history.
+ * - `replace`: the whole history replaced. Written by older builds (each pipeline pass, compaction, rewind);
+ *   still read, no longer written.
  * - `compaction` / `checkpoint` / `tool_use_summary` / `model_switch`: events of note.
  * - `view`: the other AgentEvents the TUI reducer draws from (turns, answers, tools, notices), so a resumed
  *   session is rendered by the same reducer exactly as it was. Streaming deltas are coalesced into one delta
@@ -20,6 +26,13 @@ import { messageSchema } from "../protocol/message.ts";
 export const SESSION_RECORD_VERSION = 1;
 
 const base = { v: z.number().int().positive(), ts: z.number() };
+
+/** One part of a `history` record: a run of kept entries, or a new message with its entry id. */
+export const historyPartSchema = z.union([
+  z.object({ keep: z.tuple([z.string().min(1), z.string().min(1)]) }),
+  z.object({ id: z.string().min(1), message: messageSchema }),
+]);
+export type HistoryPart = z.infer<typeof historyPartSchema>;
 
 export const metaRecordSchema = z.object({
   ...base,
@@ -42,13 +55,14 @@ const eventSchemaOf = <T extends AgentEvent["type"]>(t: T) =>
 
 export const sessionRecordSchema = z.discriminatedUnion("type", [
   metaRecordSchema,
-  z.object({ ...base, type: z.literal("message"), message: messageSchema }),
+  z.object({ ...base, type: z.literal("message"), id: z.string().min(1).optional(), message: messageSchema }),
+  z.object({ ...base, type: z.literal("history"), reason: z.string(), parts: z.array(historyPartSchema) }),
   z.object({ ...base, type: z.literal("replace"), reason: z.string(), messages: z.array(messageSchema) }),
   z.object({ ...base, type: z.literal("compaction"), event: eventSchemaOf("compaction") }),
   z.object({ ...base, type: z.literal("checkpoint"), event: eventSchemaOf("checkpoint.saved") }),
   z.object({ ...base, type: z.literal("tool_use_summary"), batchId: z.string(), label: z.string(), callIds: z.array(z.string()) }),
   z.object({ ...base, type: z.literal("model_switch"), provider: z.string(), model: z.string() }),
-  /** `history.replaced` is stored without its messages: they are those of the `replace` record just before. */
+  /** `history.replaced` is stored without its messages: they are the history after the `history`/`replace` record just before. */
   z.object({ ...base, type: z.literal("view"), event: agentEventSchema }),
 ]);
 
@@ -62,6 +76,7 @@ export function viewEventOf(r: SessionRecord): AgentEvent | undefined {
   switch (r.type) {
     case "meta":
     case "message":
+    case "history":
     case "replace":
       return undefined;
     case "compaction":

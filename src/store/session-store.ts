@@ -1,15 +1,16 @@
 /**
  * The saved sessions of this user: `<chatcliHome>/sessions/<id>.jsonl` (see session-file.ts) plus `names.json`,
- * the index of names given with `/session save <name>` (written atomically: temp file + rename).
- * References accept a name, an id, or an unambiguous id prefix.
+ * the index of names given with `/session save <name>` (written atomically: temp file + rename), and each
+ * session's own directory `<id>/` (`tool-results/`: the full outputs its previews point at), which lives and
+ * is deleted with the session. References accept a name, an id, or an unambiguous id prefix.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Message } from "../protocol/message.ts";
 import { parseChatcliSession } from "./chatcli-import.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
-import { ensurePrivateDir, loadSession, SESSION_EXT, SessionFileWriter, titleOf, type LoadedSession } from "./session-file.ts";
+import { ensurePrivateDir, entryId, loadSession, SESSION_EXT, SessionFileWriter, titleOf, type LoadedSession, type SessionFs } from "./session-file.ts";
 import { metaRecordSchema, type MetaRecord } from "./session-records.ts";
 
 /** Same rule as ChatCLI's session names. */
@@ -37,25 +38,39 @@ export interface SessionStoreOptions {
   /** For the secret redactor. */
   env: Readonly<Record<string, string | undefined>>;
   now?: () => number;
+  /** The file calls of the writers (tests count fsyncs through it). */
+  fs?: SessionFs;
 }
 
 export class SessionStore {
   readonly dir: string;
   readonly redact: Redactor;
   readonly now: () => number;
+  private readonly fs: SessionFs | undefined;
 
   constructor(opts: SessionStoreOptions) {
     this.dir = join(opts.home, "sessions");
     this.redact = createRedactor(opts.env);
     this.now = opts.now ?? Date.now;
+    this.fs = opts.fs;
   }
 
   fileFor(id: string): string {
     return join(this.dir, `${id}${SESSION_EXT}`);
   }
 
+  /** The session's own directory (created on first use by whoever writes into it). */
+  dataDirFor(id: string): string {
+    return join(this.dir, id);
+  }
+
+  /** Where the session's overflow files go: full tool outputs that the model's previews name. */
+  toolResultsDirFor(id: string): string {
+    return join(this.dataDirFor(id), "tool-results");
+  }
+
   writer(id: string): SessionFileWriter {
-    return new SessionFileWriter(this.fileFor(id), this.redact, this.now);
+    return new SessionFileWriter(this.fileFor(id), this.redact, this.now, this.fs);
   }
 
   newId(): string {
@@ -154,11 +169,12 @@ export class SessionStore {
     return undefined;
   }
 
-  /** Deletes the session file and its names. Returns the deleted id, or an error message. */
+  /** Deletes the session file, its directory and its names. Returns the deleted id, or an error message. */
   delete(ref: string): { id: string } | string {
     const s = this.resolve(ref);
     if (!s) return `No session matches "${ref}".`;
     rmSync(s.file, { force: true });
+    rmSync(this.dataDirFor(s.id), { recursive: true, force: true });
     const names = Object.fromEntries(Object.entries(this.names()).filter(([, id]) => id !== s.id));
     this.writeNames(names);
     return { id: s.id };
@@ -170,17 +186,21 @@ export class SessionStore {
     const w = this.writer(id);
     try {
       w.append({ type: "meta", id, createdAt: this.now(), ...meta });
-      for (const message of history) w.append({ type: "message", message });
+      history.forEach((message, i) => w.append({ type: "message", id: entryId(i + 1), message }));
     } finally {
       w.close();
     }
     return id;
   }
 
-  /** Copies session `fromId` (every record but its metadata) into a new session. Returns the new id. */
+  /**
+   * Copies session `fromId` (every record but its metadata, entry ids included) into a new session, and its
+   * saved tool outputs into the new session's directory. Returns the new id.
+   */
   fork(fromId: string, meta: Omit<MetaRecord, "v" | "ts" | "type" | "id" | "createdAt">): string {
     const text = readFileSync(this.fileFor(fromId), "utf8");
     const id = this.newId();
+    copyToolResults(this.toolResultsDirFor(fromId), this.toolResultsDirFor(id));
     const w = this.writer(id);
     try {
       w.append({ type: "meta", id, createdAt: this.now(), ...meta, forkedFrom: fromId });
@@ -226,6 +246,20 @@ export class SessionStore {
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ version: 1, names }, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, file);
+  }
+}
+
+/**
+ * Best effort: the forked session gets its own copy of the parent's saved outputs (the history still names
+ * the parent's paths, which stay valid while the parent exists; the pipeline writes its previews' files anew).
+ */
+function copyToolResults(from: string, to: string): void {
+  if (!existsSync(from)) return;
+  try {
+    ensurePrivateDir(to);
+    cpSync(from, to, { recursive: true, force: false, errorOnExist: false });
+  } catch {
+    /* a fork without the copies still works: files missing are reported by the read tool */
   }
 }
 

@@ -279,7 +279,7 @@ describe("Session + agent loop", () => {
     expect(h.wired.session.messages.at(-1)).toMatchObject({ role: "assistant", content: "partial" });
   });
 
-  test("the session workspace holds budgeted results and is on the read allowlist", async () => {
+  test("the recorded session's directory holds budgeted results (not the temp workspace, deleted at exit)", async () => {
     const big = "line of output\n".repeat(3000);
     h = harness({ mode: "bypass", replies: [{ toolCalls: [{ name: "exec", args: { command: `yes 'line of output' | head -n 3000` } }] }, { text: "ok" }], env: { CHATCLI_TOOL_RESULT_MAX_CHARS: "5000" } });
     await h.run("print a lot");
@@ -287,7 +287,7 @@ describe("Session + agent loop", () => {
     expect(result.content.length).toBeLessThan(big.length);
     const saved = /saved to (\S+?\.txt)/.exec(result.content)?.[1];
     expect(saved).toBeDefined();
-    expect(saved!.startsWith(h.wired.workspace!.root)).toBe(true);
+    expect(saved!.startsWith(`${h.wired.store.toolResultsDirFor(h.wired.recorder!.id)}/`)).toBe(true);
     expect(readFileSync(saved!, "utf8")).toContain("line of output");
   });
 

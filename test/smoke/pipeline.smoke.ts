@@ -78,7 +78,7 @@ describe("session workspace (compiled binary)", () => {
       expect(previews).toHaveLength(2);
       expect(previews[1]).toBe(previews[0]!); // same file, same preview on the later turn
       const saved = previews[0]!.match(/full output saved to (\S+)\]/)![1]!;
-      expect(saved).toMatch(/\/chatcli-agent-[^/]+\/tool-results\/budget_[^/]+_\d+\.txt$/);
+      expect(saved).toMatch(/\/\.chatcli\/sessions\/[^/]+\/tool-results\/budget_[^/]+\.txt$/); // kept with the session
       expect(readFileSync(saved, "utf8")).toContain("row 399");
     } finally {
       plainFake.stop();

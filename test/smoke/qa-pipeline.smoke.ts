@@ -68,7 +68,7 @@ describe("issue 5: tool-result pipeline (compiled binary)", () => {
     expect(tail!.startsWith("2")).toBe(true); // starts on a line (the read gutter's line number)
     const full = readFileSync(saved!, "utf8");
     expect(Number(omitted)).toBe(full.length - head!.length - tail!.length);
-    expect(saved).toMatch(/chatcli-agent-[^/]+\/tool-results\/budget_[A-Za-z0-9_.-]+_\d+\.txt$/);
+    expect(saved).toMatch(/\/\.chatcli\/sessions\/[^/]+\/tool-results\/budget_[A-Za-z0-9_.-]+\.txt$/);
 
   }, 20_000);
 
@@ -224,12 +224,16 @@ describe("issue 5: tool-result pipeline (compiled binary)", () => {
     expect(roles).toEqual(["user", "assistant", "tool", "user"]);
   }, 20_000);
 
-  test("a workspace that cannot be written: the preview says so and the turn goes on", async () => {
+  test("neither the session's directory nor a temp workspace can be written: the preview says so and the turn goes on", async () => {
     const notADir = join(b.home, "not-a-dir");
     writeFileSync(notADir, "");
+    // A chatcli home whose sessions/ is a file: no session file, no saved outputs.
+    const brokenHome = join(b.home, "broken-home");
+    mkdirSync(brokenHome, { recursive: true });
+    writeFileSync(join(brokenHome, "sessions"), "");
     const from = fake.chatRequests().length;
     fake.enqueue(call("exec", { command: "seq 1 100000" }), { text: "went on" });
-    const r = await headless("count", { TMPDIR: notADir });
+    const r = await headless("count", { TMPDIR: notADir, CHATCLI_HOME: brokenHome });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("went on");
     const [res] = toolMsgs(from, 1);

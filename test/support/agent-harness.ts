@@ -5,9 +5,13 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { wireSession, type WiredSession } from "../../src/cli/wire-session.ts";
 import type { AgentEvent, PermissionMode } from "../../src/protocol/events.ts";
+import type { LoadedSession, SessionFs } from "../../src/store/session-file.ts";
+import { SessionStore } from "../../src/store/session-store.ts";
 import { ScriptedProvider, type ScriptedReply } from "./scripted-provider.ts";
 
 export interface Harness {
+  /** The temp dir holding project/, home/ and the session workspaces (pass it to a second harness to resume). */
+  root: string;
   project: string;
   home: string;
   provider: ScriptedProvider;
@@ -19,8 +23,23 @@ export interface Harness {
   cleanup(): void;
 }
 
-export function harness(opts: { replies: ScriptedReply[]; nativeTools?: boolean; mode?: PermissionMode; interactive?: boolean; env?: Record<string, string>; maxTurns?: number }): Harness {
-  const root = mkdtempSync(join(tmpdir(), "chatcli-agent-test-"));
+export interface HarnessOptions {
+  replies: ScriptedReply[];
+  nativeTools?: boolean;
+  mode?: PermissionMode;
+  interactive?: boolean;
+  env?: Record<string, string>;
+  maxTurns?: number;
+  /** Reuse the dirs of an earlier harness (its cleanup removes them). */
+  root?: string;
+  /** Start from this saved session, as `--resume` does. */
+  resume?: LoadedSession;
+  /** The file calls of the session store's writers. */
+  storeFs?: SessionFs;
+}
+
+export function harness(opts: HarnessOptions): Harness {
+  const root = opts.root ?? mkdtempSync(join(tmpdir(), "chatcli-agent-test-"));
   const project = join(root, "project");
   const home = join(root, "home");
   mkdirSync(join(project, ".git"), { recursive: true });
@@ -41,11 +60,14 @@ export function harness(opts: { replies: ScriptedReply[]; nativeTools?: boolean;
     permissionMode: opts.mode ?? "default",
     interactive: opts.interactive ?? false,
     ...(opts.maxTurns ? { maxTurns: opts.maxTurns } : {}),
+    ...(opts.resume ? { resume: opts.resume } : {}),
+    ...(opts.storeFs ? { store: new SessionStore({ home: cfg.home, env, fs: opts.storeFs }) } : {}),
     onUnansweredApproval: (action) => denied.push(action),
   });
   const events: AgentEvent[] = [];
   wired.session.subscribe((e) => events.push(e));
   return {
+    root,
     project,
     home,
     provider,

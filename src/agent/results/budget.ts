@@ -4,14 +4,19 @@
  * workspace once and the model gets a head/tail preview naming the file, so nothing a tool produced is lost.
  *
  * Contracts:
- * - Stable across turns: the same result (same call id + same content) maps to the same file and the very same
- *   preview on every later call, so provider prompt caches keep hitting. The caller keeps one `BudgetState` per
- *   session; an already-budgeted message (meta.savedPath + preview-sized content) is never re-processed.
+ * - Stable across turns and processes: the same result (same call id + same content) maps to the same file
+ *   (named by a hash of the content, so a resumed session finds and reuses it) and the very same preview on
+ *   every later call, so provider prompt caches keep hitting. The caller keeps one `BudgetState` per session
+ *   and directory; the same input message gives the same output object (identity-stable, so token accounting
+ *   by identity keeps working when the pipeline is re-run per request over the raw history). An
+ *   already-budgeted message (meta.savedPath + preview-sized content, from older session files) is never
+ *   re-processed.
+ * - The report counts only what is new in this call: a result served from the state is `previewsReused`.
  * - A failed disk write never stops the turn: the preview says so and the function goes on.
  * - Text-protocol feedback (user messages with meta.kind "tool_feedback") is budgeted like tool messages.
  * - Same array back when nothing changed.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, ToolMessage, UserMessage } from "../../protocol/message.ts";
 import { headToLine, tailFromLine } from "../../util/text.ts";
@@ -60,7 +65,8 @@ export interface BudgetReport {
 export interface BudgetState {
   byKey: Map<string, SavedResult>;
   byMessage: WeakMap<Message, SavedResult>;
-  nextFileNumber: number;
+  /** The preview message made for an input message (saved previews only: they do not depend on the limit). */
+  outputs: WeakMap<Message, Message>;
 }
 
 interface SavedResult {
@@ -71,7 +77,7 @@ interface SavedResult {
 }
 
 export function createBudgetState(): BudgetState {
-  return { byKey: new Map(), byMessage: new WeakMap(), nextFileNumber: 1 };
+  return { byKey: new Map(), byMessage: new WeakMap(), outputs: new WeakMap() };
 }
 
 export function emptyBudgetReport(): BudgetReport {
@@ -116,8 +122,9 @@ export function enforceToolResultBudget(history: Message[], opts: BudgetOptions)
     report.resultsSeen++;
     group.push(i);
     if (m.content.length > opts.perResultMaxChars && !isFinal(m, opts)) {
-      replace(i, truncate(m, opts.perResultMaxChars, opts, report));
-      report.truncatedPerResult++;
+      const cut = truncate(m, opts.perResultMaxChars, opts, report);
+      replace(i, cut.message);
+      if (cut.fresh) report.truncatedPerResult++;
     }
   }
   flush();
@@ -146,9 +153,9 @@ function enforceTurn(
     const target = Math.max(len - (sum - opts.turnBudgetChars), floor);
     if (target >= len) continue;
     const cut = truncate(m, target, opts, report);
-    replace(i, cut);
-    report.truncatedPerTurn++;
-    sum -= len - cut.content.length;
+    replace(i, cut.message);
+    if (cut.fresh) report.truncatedPerTurn++;
+    sum -= len - cut.message.content.length;
   }
 }
 
@@ -162,20 +169,28 @@ function isFinal(m: ToolOutputMessage, cfg: BudgetConfig): boolean {
   return meta.savedPath !== undefined && m.content.length <= cfg.previewHeadChars + cfg.previewTailChars + meta.savedPath.length + 200;
 }
 
-function truncate<M extends ToolOutputMessage>(m: M, limit: number, opts: BudgetOptions, report: BudgetReport): M {
+/** The cut form of `m`; `fresh` is false when it is the very object an earlier call made (not reported again). */
+function truncate<M extends ToolOutputMessage>(m: M, limit: number, opts: BudgetOptions, report: BudgetReport): { message: M; fresh: boolean } {
+  const known = opts.state.outputs.get(m) as M | undefined;
+  if (known) {
+    report.previewsReused++;
+    return { message: known, fresh: false };
+  }
   const content = m.content;
   const saved = savedResultFor(m, opts, report);
   report.charsRemoved += content.length;
   if (saved) {
     report.charsRemoved -= saved.preview.length;
     report.savedPaths.push(saved.path);
-    return { ...m, content: saved.preview, meta: { ...m.meta, savedPath: saved.path, originalChars: saved.originalChars, originalLines: saved.originalLines } };
+    const message: M = { ...m, content: saved.preview, meta: { ...m.meta, savedPath: saved.path, originalChars: saved.originalChars, originalLines: saved.originalLines } };
+    opts.state.outputs.set(m, message);
+    return { message, fresh: true };
   }
   report.diskFailures++;
   const why = opts.toolResultsDir === undefined ? "no session workspace" : "disk write failed";
   const text = unsavedPreview(content, limit, why);
   report.charsRemoved -= text.length;
-  return { ...m, content: text, meta: { ...m.meta, originalChars: m.meta?.originalChars ?? content.length, originalLines: m.meta?.originalLines ?? countLines(content) } };
+  return { message: { ...m, content: text, meta: { ...m.meta, originalChars: m.meta?.originalChars ?? content.length, originalLines: m.meta?.originalLines ?? countLines(content) } }, fresh: true };
 }
 
 /** The saved file + preview for this result: from the state when seen before, else written now. */
@@ -204,32 +219,47 @@ function savedResultFor(m: ToolOutputMessage, opts: BudgetOptions, report: Budge
     return cached;
   }
   if (opts.toolResultsDir === undefined) return undefined;
-  const path = writeNumbered(opts.toolResultsDir, `budget_${safeFileId(callId)}`, content, state, opts.writeFile ?? exclusiveWrite);
-  if (!path) return undefined;
-  report.filesWritten++;
+  const saved = writeAddressed(opts.toolResultsDir, `budget_${safeFileId(callId)}_${Bun.hash(content).toString(36)}`, content, opts.writeFile ?? exclusiveWrite);
+  if (!saved) return undefined;
+  const { path } = saved;
+  if (saved.written) report.filesWritten++;
   const r = { path, preview: buildPreview(content, path, opts), originalChars: content.length, originalLines: countLines(content) };
   state.byKey.set(key, r);
   state.byMessage.set(m, r);
   return r;
 }
 
-function writeNumbered(dir: string, stem: string, content: string, state: BudgetState, write: ExclusiveWrite): string | undefined {
+/**
+ * `<stem>.txt` named by the content's hash: a file already there with the same size is this content, saved by
+ * an earlier call or process (a resumed session), and is reused; one of another size (a hash collision or a
+ * stranger's file) moves on to `<stem>_2.txt`, …; any other error is a failure.
+ */
+function writeAddressed(dir: string, stem: string, content: string, write: ExclusiveWrite): { path: string; written: boolean } | undefined {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch {
     return undefined;
   }
-  // A number already taken (a file left by someone else) moves on to the next; any other error is a failure.
-  for (let tries = 0; tries < 1000; tries++) {
-    const path = join(dir, `${stem}_${state.nextFileNumber++}.txt`);
+  const bytes = Buffer.byteLength(content);
+  for (let n = 1; n <= 100; n++) {
+    const path = join(dir, n === 1 ? `${stem}.txt` : `${stem}_${n}.txt`);
     try {
       write(path, content);
-      return path;
+      return { path, written: true };
     } catch (e) {
       if (errorCode(e) !== "EEXIST") return undefined;
+      if (sizeOf(path) === bytes) return { path, written: false };
     }
   }
   return undefined;
+}
+
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

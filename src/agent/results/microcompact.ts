@@ -10,6 +10,8 @@
  * Kept whole: error results, write/edit/exec tools (they carry details the model needs), verbatim messages.
  * When the full text was saved to disk (meta.savedPath), the marker and the stub keep that path.
  * Idempotent: a message is never compacted twice into the same band (meta.compacted records the band).
+ * With a `memo` (one per session), the same input message in the same band gives the same output object on
+ * every call, and only first-time changes are counted in the report.
  */
 import type { Message, MessageMeta } from "../../protocol/message.ts";
 import { headToLine, tailFromLine } from "../../util/text.ts";
@@ -60,7 +62,10 @@ export function describeMicrocompactReport(r: MicrocompactReport): string {
   return `microcompact: ${r.truncated} truncated, ${r.summarized} summarized, ${formatChars(r.charsFreed)} freed`;
 }
 
-export function applyMicrocompact(history: Message[], cfg: MicrocompactConfig): { messages: Message[]; report: MicrocompactReport } {
+/** Input message → its compacted form and band, kept across calls. */
+export type MicrocompactMemo = WeakMap<Message, { band: "truncated" | "summarized"; message: Message }>;
+
+export function applyMicrocompact(history: Message[], cfg: MicrocompactConfig, memo?: MicrocompactMemo): { messages: Message[]; report: MicrocompactReport } {
   const report: MicrocompactReport = { truncated: 0, summarized: 0, charsFreed: 0 };
   let total = 0;
   for (const m of history) if (m.role === "assistant") total++;
@@ -80,8 +85,15 @@ export function applyMicrocompact(history: Message[], cfg: MicrocompactConfig): 
     const done = m.meta?.compacted;
     if (done === "summarized" || done === band) continue;
     if ((m.meta?.originalChars ?? m.content.length) <= cfg.minContentChars) continue;
+    const known = memo?.get(m);
+    if (known?.band === band) {
+      out ??= history.slice();
+      out[i] = known.message;
+      continue;
+    }
     const next = band === "summarized" ? summarize(m) : truncateOld(m, cfg);
     if (!next) continue;
+    memo?.set(m, { band, message: next });
     out ??= history.slice();
     out[i] = next;
     report[band]++;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Message, ToolMessage } from "../../../src/protocol/message.ts";
@@ -26,6 +26,9 @@ function opts(extra: Partial<BudgetOptions> = {}): BudgetOptions {
   return { ...DEFAULT_BUDGET_CONFIG, toolResultsDir: join(dir, "tool-results"), state: createBudgetState(), ...extra };
 }
 
+/** The content-addressed name the budget gives a saved result. */
+const savedName = (stem: string, content: string): string => `budget_${stem}_${Bun.hash(content).toString(36)}.txt`;
+
 const MARKER = /\n\n\.\.\. \[(\d+) chars omitted — full output saved to (.+)\]\n\n/;
 
 function contentOf(m: Message | undefined): string {
@@ -49,7 +52,7 @@ describe("enforceToolResultBudget: per result", () => {
     const m = MARKER.exec(out.content);
     expect(m).not.toBeNull();
     const path = m![2]!;
-    expect(path).toBe(join(dir, "tool-results", "budget_web_fetch_0_1.txt"));
+    expect(path).toBe(join(dir, "tool-results", savedName("web_fetch_0", original)));
     expect(readFileSync(path, "utf8")).toBe(original);
     expect(out.meta?.savedPath).toBe(path);
     expect(out.meta?.originalChars).toBe(original.length);
@@ -88,7 +91,7 @@ describe("enforceToolResultBudget: per result", () => {
     const h: Message[] = [assistant("<tool_call .../>"), user(big, { kind: "tool_feedback" }), user(big)];
     const r = enforceToolResultBudget(h, opts());
     const fb = contentOf(r.messages[1]);
-    expect(MARKER.exec(fb)![2]).toBe(join(dir, "tool-results", "budget_feedback_1.txt"));
+    expect(MARKER.exec(fb)![2]).toBe(join(dir, "tool-results", savedName("feedback", big)));
     expect(r.messages[2]).toBe(h[2]!);
   });
 
@@ -144,7 +147,29 @@ describe("enforceToolResultBudget: stability across turns", () => {
     const reloaded = JSON.parse(JSON.stringify(h2)) as Message[];
     const third = enforceToolResultBudget(reloaded, opts({ state }));
     expect(contentOf(third.messages[1])).toBe(contentOf(first.messages[1]));
-    expect(readdirSync(join(dir, "tool-results"))).toEqual(["budget_web_fetch_0_1.txt"]);
+    expect(readdirSync(join(dir, "tool-results"))).toEqual([savedName("web_fetch_0", big)]);
+  });
+
+  test("the same output object gives the same preview object, reported once (the pipeline re-runs per request)", () => {
+    const state = createBudgetState();
+    const h: Message[] = [assistant("", "a"), tool("a", numberedLines(900))];
+    const first = enforceToolResultBudget(h, opts({ state }));
+    const again = enforceToolResultBudget(h, opts({ state }));
+    expect(again.messages[1]).toBe(first.messages[1]!);
+    expect(first.report.truncatedPerResult).toBe(1);
+    expect(again.report.truncatedPerResult).toBe(0);
+    expect(describeBudgetReport(again.report)).toBe("");
+  });
+
+  test("a resumed session (fresh state, same directory) finds the saved file and gives the very same preview", () => {
+    const big = numberedLines(900);
+    const h: Message[] = [assistant("", "r1"), tool("r1", big)];
+    const before = enforceToolResultBudget(h, opts());
+    const reloaded = JSON.parse(JSON.stringify(h)) as Message[];
+    const after = enforceToolResultBudget(reloaded, opts());
+    expect(contentOf(after.messages[1])).toBe(contentOf(before.messages[1]));
+    expect(after.report.filesWritten).toBe(0);
+    expect(readdirSync(join(dir, "tool-results"))).toEqual([savedName("r1", big)]);
   });
 
   test("an already-budgeted history is left alone (same array back)", () => {
@@ -167,13 +192,15 @@ describe("enforceToolResultBudget: stability across turns", () => {
     expect(readFileSync(p3!, "utf8")).toBe("b".repeat(30_000));
   });
 
-  test("a file name already taken moves on to the next number", () => {
+  test("a file name taken by a file of another size moves on to the next number; the stranger's file is kept", () => {
     const resultsDir = join(dir, "tool-results");
-    const first = enforceToolResultBudget([assistant("", "k"), tool("k", "q".repeat(30_000))], opts({ toolResultsDir: resultsDir }));
-    expect(first.messages[1]!.meta?.savedPath).toBe(join(resultsDir, "budget_k_1.txt"));
-    const other = enforceToolResultBudget([assistant("", "k"), tool("k", "r".repeat(30_000))], opts({ toolResultsDir: resultsDir }));
-    expect(other.messages[1]!.meta?.savedPath).toBe(join(resultsDir, "budget_k_2.txt"));
-    expect(readFileSync(join(resultsDir, "budget_k_1.txt"), "utf8")).toBe("q".repeat(30_000));
+    const q = "q".repeat(30_000);
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(join(resultsDir, savedName("k", q)), "someone else's");
+    const first = enforceToolResultBudget([assistant("", "k"), tool("k", q)], opts({ toolResultsDir: resultsDir }));
+    expect(first.messages[1]!.meta?.savedPath).toBe(join(resultsDir, savedName("k", q).replace(/\.txt$/, "_2.txt")));
+    expect(readFileSync(first.messages[1]!.meta!.savedPath!, "utf8")).toBe(q);
+    expect(readFileSync(join(resultsDir, savedName("k", q)), "utf8")).toBe("someone else's");
   });
 });
 
@@ -242,7 +269,7 @@ describe("file names and saveOverflow", () => {
   test("a hostile id still lands inside the tool-results dir", () => {
     const r = enforceToolResultBudget([assistant("", "../../etc/passwd:1"), tool("../../etc/passwd:1", "p".repeat(30_000))], opts());
     const path = r.messages[1]!.meta?.savedPath ?? "";
-    expect(readdirSync(join(dir, "tool-results"))).toEqual(["budget_______etc_passwd_1_1.txt"]);
+    expect(readdirSync(join(dir, "tool-results"))).toEqual([savedName("______etc_passwd_1", "p".repeat(30_000))]);
     expect(readFileSync(path, "utf8")).toHaveLength(30_000);
   });
 
