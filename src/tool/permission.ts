@@ -3,6 +3,8 @@
  *
  * Order (first hit wins):
  *   1. exec only: dangerous commands (dangerous.ts) → deny, whatever the rules or the mode (bypass included);
+ *      a line that may be dangerous but cannot be told apart (dangerous-maybe.ts: `rm -rf $X`) is never allowed,
+ *      whatever later step would allow it: it asks (bypass included);
  *   2. deny rules (any matching one; for exec it is enough that one command of the line, or a command hidden
  *      behind sudo/env/xargs/`bash -c`, matches);
  *   3. bypass mode → allow;
@@ -23,6 +25,7 @@ import { parseShell } from "./shell/parse-shell.ts";
 import type { ShellParseResult } from "./shell/shell-types.ts";
 import { unwrapArgv, unwrapScript, unwrapSimple, type Unwrapped } from "./permission/command-view.ts";
 import { findDangerous, findDangerousRough } from "./permission/dangerous.ts";
+import { mayBeDangerous } from "./permission/dangerous-maybe.ts";
 import { addRules, loadRules, projectPolicyPath, userPolicyPath, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
 import { readOnlyVerdict } from "./permission/read-only.ts";
 import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/rule-match.ts";
@@ -160,7 +163,17 @@ function decideUnsafe(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   }
 }
 
+/** A line the dangerous check cannot clear (dangerous-maybe.ts) is never allowed: allow becomes ask, in every mode. */
 function decideExec(req: PermissionRequest, ctx: Ctx): PermissionDecision {
+  const d = decideExecUnchecked(req, ctx);
+  if (d.action !== "allow") return d;
+  const command = commandOf(req) ?? "";
+  const maybe = mayBeDangerous(parseShell(command), ctx.userHome);
+  if (!maybe) return d;
+  return { action: "ask", reason: `cannot prove this is not a dangerous command (${maybe})`, source: "dangerous" };
+}
+
+function decideExecUnchecked(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const command = commandOf(req);
   if (command === undefined || command.trim() === "") return { action: "ask", reason: "exec without a command", source: "default" };
   const parse = parseShell(command);
@@ -180,7 +193,7 @@ function decideExec(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const deny = longestRule(ctx.rules, "deny", (r) => candidates.some((words) => execRuleMatches(r, words)));
   if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
   if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
-  const ro = readOnlyVerdict(parse);
+  const ro = readOnlyVerdict(parse, command);
   if (ctx.mode === "plan" && !ro.readOnly) {
     return { action: "deny", reason: `plan mode is on: only read-only commands may run, and this one is not (${ro.reason})`, source: "mode" };
   }

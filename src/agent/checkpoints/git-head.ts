@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { hardenedGitProcessEnv } from "../../util/git-hardening.ts";
 
 export interface GitView {
   /** Paths (relative, `/`-separated) whose working-tree or index content differs from HEAD. */
@@ -16,7 +17,7 @@ export function isGitRepo(root: string): boolean {
 }
 
 export function gitView(root: string): GitView | undefined {
-  const r = spawnSync("git", ["status", "--porcelain=v1", "-z", "--untracked-files=no"], { cwd: root, encoding: "buffer", timeout: 5_000, maxBuffer: 32 * 1024 * 1024 });
+  const r = spawnSync("git", ["--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=no"], { cwd: root, env: hardenedGitProcessEnv(), encoding: "buffer", timeout: 5_000, maxBuffer: 32 * 1024 * 1024 });
   if (r.status !== 0 || !r.stdout) return undefined;
   const dirty = new Set<string>();
   const fields = r.stdout.toString("utf8").split("\0");
@@ -33,7 +34,7 @@ export function gitView(root: string): GitView | undefined {
 export function headContent(root: string, abs: string): Uint8Array | undefined {
   const rel = relative(root, abs).split(sep).join("/");
   if (rel.startsWith("..")) return undefined;
-  const r = spawnSync("git", ["show", `HEAD:${rel}`], { cwd: root, encoding: "buffer", timeout: 5_000, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync("git", ["--no-optional-locks", "show", "--no-textconv", `HEAD:${rel}`], { cwd: root, env: hardenedGitProcessEnv(), encoding: "buffer", timeout: 5_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0 || !r.stdout) return undefined;
   return new Uint8Array(r.stdout);
 }

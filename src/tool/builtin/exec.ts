@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { safeHead } from "../../util/text.ts";
+import { gitHardeningFor } from "../permission/git-exec-env.ts";
 import { defineTool, errorOutput, type ToolOutput } from "../tool.ts";
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000;
@@ -121,6 +122,8 @@ export const execTool = defineTool({
     }
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
+    // Auto-allowed git calls are read-only only when run hardened (issue 14).
+    Object.assign(env, gitHardeningFor(args.command));
     const timeoutMs = args.timeout_ms ?? EXEC_DEFAULT_TIMEOUT_MS;
     const started = Date.now();
 

@@ -48,10 +48,7 @@ export function unwrapScript(script: ShellScript): Unwrapped[] {
   const vars = new Map<string, string>();
   return script.commands.map((c) => {
     const u = unwrapSimple(c);
-    const substituted = substituteVars(c.argv, vars);
-    if (substituted) unwrapArgv(substituted, [], 0, u);
-    const braced = expandArgvBraces(substituted ?? c.argv);
-    if (braced) unwrapArgv(braced, [], 0, u);
+    for (const argv of argvVariants(c.argv, vars)) unwrapArgv(argv, [], 0, u);
     if (c.argv.length === 0) {
       for (const a of c.assignments) {
         const eq = a.value.indexOf("=");
@@ -62,9 +59,30 @@ export function unwrapScript(script: ShellScript): Unwrapped[] {
   });
 }
 
+/**
+ * The other argv lists a command may run as, beyond the one written: known variables and `$IFS` substituted
+ * (`a=rm; $a -rf /`, `rm${IFS}-rf${IFS}/`), then every other expansion taken as empty (`find / -de${U}lete`,
+ * `rm -rf /$U`), then brace expansion of each (`find . {-exec,touch,X,\;}`, `rm -rf /{bin,etc}`).
+ */
+export function argvVariants(argv: string[], vars: ReadonlyMap<string, string> = new Map()): string[][] {
+  const out: string[][] = [];
+  const seen = new Set([JSON.stringify(argv)]);
+  const add = (v: string[] | undefined) => {
+    if (!v || seen.has(JSON.stringify(v))) return;
+    seen.add(JSON.stringify(v));
+    out.push(v);
+  };
+  const substituted = substituteVars(argv, vars, false);
+  const emptied = substituteVars(substituted ?? argv, vars, true);
+  add(substituted);
+  add(emptied);
+  for (const v of [argv, substituted, emptied]) if (v) add(expandArgvBraces(v));
+  return out;
+}
+
 /** `rm -rf /{bin,etc}` → `rm -rf /bin /etc` (quoting is not tracked per character: may over-expand). */
 function expandArgvBraces(argv: string[]): string[] | undefined {
-  if (!argv.some((w) => w.includes("{") && w.includes(","))) return undefined;
+  if (!argv.some((w) => w.includes("{") && (w.includes(",") || w.includes("..")))) return undefined;
   const out = argv.flatMap((w) => expandBraces(w, 0));
   return out.length === argv.length && out.every((w, i) => w === argv[i]) ? undefined : out;
 }
@@ -84,6 +102,8 @@ export function expandBraces(word: string, depth: number): string[] {
       level++;
     } else if (c === "}" && level > 0) {
       level--;
+      const seq = level === 0 && commas.length === 0 ? braceSequence(word.slice(open + 1, i)) : undefined;
+      if (seq) return seq.flatMap((p) => expandBraces(word.slice(0, open) + p + word.slice(i + 1), depth + 1)).slice(0, MAX_BRACE_WORDS);
       if (level === 0 && commas.length > 0) {
         const pre = word.slice(0, open);
         const post = word.slice(i + 1);
@@ -97,13 +117,36 @@ export function expandBraces(word: string, depth: number): string[] {
   return [word];
 }
 
-function substituteVars(argv: string[], vars: ReadonlyMap<string, string>): string[] | undefined {
+/** `{a..e}`, `{1..3}`, `{x..z..2}` → the words; undefined when not a sequence. */
+function braceSequence(body: string): string[] | undefined {
+  const m = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$/.exec(body);
+  if (!m) return undefined;
+  const [from, to] = [m[1] as string, m[2] as string];
+  const numeric = /\d/.test(from);
+  if (numeric !== /\d/.test(to)) return undefined;
+  const a = numeric ? Number(from) : from.charCodeAt(0);
+  const b = numeric ? Number(to) : to.charCodeAt(0);
+  const step = Math.max(1, Math.abs(Number(m[3] ?? 1)));
+  const out: string[] = [];
+  for (let k = a; a <= b ? k <= b : k >= b; k += a <= b ? step : -step) {
+    out.push(numeric ? String(k) : String.fromCharCode(k));
+    if (out.length >= MAX_BRACE_WORDS) break;
+  }
+  return out;
+}
+
+/** Known variables and IFS substituted; with `emptyUnknown`, every other `$X` / `${…}` becomes "". */
+function substituteVars(argv: string[], vars: ReadonlyMap<string, string>, emptyUnknown: boolean): string[] | undefined {
   let changed = false;
   const out = argv.flatMap((w) => {
     if (!w.includes("$")) return [w];
-    const r = w.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a?: string, b?: string) => {
-      const name = a ?? b ?? "";
-      return name === "IFS" ? " " : (vars.get(name) ?? m);
+    const r = w.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{[^}]*\}|\$[0-9@*#?!-]/g, (m, a?: string, b?: string) => {
+      const name = a ?? b;
+      if (name === "IFS") return " ";
+      const known = name !== undefined ? vars.get(name) : undefined;
+      if (known !== undefined) return known;
+      if (!emptyUnknown || name === "HOME") return m;
+      return "";
     });
     if (r === w) return [w];
     changed = true;

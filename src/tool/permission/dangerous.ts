@@ -5,8 +5,9 @@
  * do not hide anything. Returns a short reason, or undefined.
  */
 import type { ShellScript, SimpleCommand } from "../shell/shell-types.ts";
-import { SHELLS, unwrapArgv, unwrapScript, unwrapSimple, type CommandView, type Unwrapped } from "./command-view.ts";
+import { argvVariants, SHELLS, unwrapArgv, unwrapScript, unwrapSimple, type CommandView, type Unwrapped } from "./command-view.ts";
 import { isCriticalPath, isDevicePath, isSystemWriteTarget } from "./paths.ts";
+import { writtenFiles } from "./written-files.ts";
 
 export interface ThreatOptions {
   /** The user's real home directory, so `rm -rf /home/me` is recognized. */
@@ -60,6 +61,7 @@ export function findDangerousRough(rough: string[][], opts: ThreatOptions = {}):
     const first = argv[0] ?? "";
     if (isDevicePath(first)) return `write to device ${first}`;
     unwrapArgv(argv, [], 0, u);
+    for (const v of argvVariants(argv)) unwrapArgv(v, [], 0, u);
   }
   const names = new Set(u.views.map((v) => v.name));
   if ([...names].some((n) => DOWNLOADERS.has(n)) && [...names].some((n) => INTERPRETERS.has(n) || EVALUATORS.has(n))) {
@@ -116,9 +118,11 @@ function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined 
   if (name.startsWith("mkfs") || ["mke2fs", "mkswap", "wipefs", "mkntfs", "newfs", "mkdosfs"].includes(name)) {
     return `filesystem format (${name})`;
   }
+  const written = systemDestination(writtenFiles(name, args));
+  if (written) return written;
   switch (name) {
     case "rm":
-      if (args.includes("--no-preserve-root")) return "rm --no-preserve-root";
+      if (args.some((a) => a.length >= 4 && "--no-preserve-root".startsWith(a))) return "rm --no-preserve-root";
       if (hasFlag(args, "rR", "--recursive")) {
         const t = operands.find((o) => isCriticalPath(o, opts.userHome));
         if (t !== undefined) return `recursive delete of ${t}`;
@@ -165,7 +169,7 @@ function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined 
         if (a.startsWith("-") || a === "(" || a === "!") break;
         start.push(a);
       }
-      const destructive = args.some((a) => a === "-delete" || a.startsWith("-exec") || a.startsWith("-ok"));
+      const destructive = args.some((a) => a === "-delete" || a.startsWith("-exec") || a.startsWith("-ok") || a.startsWith("-fprint") || a === "-fls");
       const t = start.find((s) => isCriticalPath(s, opts.userHome));
       return destructive && t !== undefined ? `find ${t} with -delete/-exec` : undefined;
     }
@@ -216,11 +220,15 @@ export function operandsOf(args: string[]): string[] {
   return out;
 }
 
-/** A short flag among `letters` (alone or in a cluster like `-rf`), or one of the long forms. */
+/**
+ * A short flag among `letters` (alone or in a cluster like `-rf`), or one of the long forms, also when abbreviated
+ * as getopt_long allows (`--rec` for `--recursive`; over-matching an ambiguous prefix errs towards "present").
+ */
 export function hasFlag(args: string[], letters: string, ...long: string[]): boolean {
   for (const a of args) {
     if (a === "--") return false;
-    if (long.includes(a)) return true;
+    const name = a.split("=")[0] as string;
+    if (long.some((l) => l === name || (name.length > 2 && name.startsWith("--") && l.startsWith(name)))) return true;
     if (/^-[A-Za-z0-9]+$/.test(a) && [...letters].some((l) => a.includes(l))) return true;
   }
   return false;

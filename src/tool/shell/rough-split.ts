@@ -26,7 +26,7 @@ export function roughSplit(text: string): string[][] {
       endCommand();
       i++;
     } else if (SEPARATORS.has(c)) endCommand();
-    else if (c === " " || c === "\t" || c === "\r") endWord();
+    else if (c === " " || c === "\t") endWord(); // `\r` is a word character to bash
     else if (c === "'" || c === '"') inWord = true;
     else if (c === "\\") {
       const n = text[i + 1];

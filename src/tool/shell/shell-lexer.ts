@@ -17,6 +17,7 @@ const WORD_BREAK = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"])
 
 interface WordAcc {
   value: string;
+  bare: string;
   quoted: boolean;
   expansion: boolean;
   substitutions: ShellScript[];
@@ -128,7 +129,8 @@ export class ShellLexer {
     const s = this.src;
     for (;;) {
       const c = s[this.pos];
-      if (c === " " || c === "\t" || c === "\r") this.pos++;
+      // Only space and tab are blanks to bash: `\r` is a word character (so `\r#` is a word, not a comment).
+      if (c === " " || c === "\t") this.pos++;
       else if (c === "\\" && s[this.pos + 1] === "\n") this.pos += 2;
       else if (c === "#") {
         while (this.pos < s.length && s[this.pos] !== "\n") this.pos++;
@@ -139,7 +141,7 @@ export class ShellLexer {
   private word(): Token {
     const s = this.src;
     const start = this.pos;
-    const acc: WordAcc = { value: "", quoted: false, expansion: false, substitutions: [] };
+    const acc: WordAcc = { value: "", bare: "", quoted: false, expansion: false, substitutions: [] };
     while (this.pos < s.length) {
       const c = s[this.pos] as string;
       if (WORD_BREAK.has(c)) {
@@ -171,6 +173,7 @@ export class ShellLexer {
       else if (c === "$") this.dollar(acc, false);
       else {
         acc.value += c;
+        acc.bare += c;
         this.pos++;
       }
     }
@@ -317,7 +320,7 @@ export class ShellLexer {
         i = end;
       } else if (c === "`") {
         this.pos = i;
-        const tmp: WordAcc = { value: "", quoted: false, expansion: false, substitutions: [] };
+        const tmp: WordAcc = { value: "", bare: "", quoted: false, expansion: false, substitutions: [] };
         this.backtick(tmp);
         acc.substitutions.push(...tmp.substitutions);
         i = this.pos;

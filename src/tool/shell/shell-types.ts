@@ -10,6 +10,11 @@ export interface ShellWord {
   raw: string;
   /** After quote removal and escape processing. Expansions (`$X`, `${…}`, `$(…)`) are kept as their source text. */
   value: string;
+  /**
+   * The characters written outside quotes, escapes and expansions, in order: where bash may glob (`*?[`),
+   * brace-expand (`{a,b}`) or tilde-expand. `'*.ts'` has bare "" while `src/*.ts` has bare "src/*.ts".
+   */
+  bare: string;
   /** Some part was quoted or escaped: `'r''m'`, `\rm` and `"rm"` all give value `rm` with quoted = true. */
   quoted: boolean;
   /** Holds a parameter or arithmetic expansion, so the runtime value is unknown. */

@@ -1,0 +1,46 @@
+/**
+ * The environment that makes a read-only git call unable to run repository-controlled programs. A repository's
+ * `.git/config` (or an embedded bare repository, or a `.git` file pointing at one) may name programs that `git
+ * status` / `diff` / `log` run on their own: `core.fsmonitor`, hooks (`post-index-change` fires when status
+ * refreshes the index), a pager, signature verification. Settings passed through GIT_CONFIG_COUNT/KEY/VALUE rank
+ * like `git -c` above every config file, so they win over the repository's. Used by chatcli's own git calls and,
+ * through the exec tool, by the git calls the permission policy auto-allows as read-only.
+ * Not covered (needs control of a config file, which the protected-path rules keep from the model): `diff.external`
+ * and `diff.<driver>.textconv` / `filter.<driver>.*` drivers named in that config.
+ */
+
+const CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["safe.bareRepository", "explicit"],
+  ["core.pager", "cat"],
+  ["log.showSignature", "false"],
+  ["gpg.program", "false"],
+  ["gpg.ssh.program", "false"],
+  ["gpg.x509.program", "false"],
+  ["protocol.allow", "never"],
+  ["credential.helper", ""],
+];
+
+/** Environment variables to merge over the inherited ones for a hardened git run (replaces any GIT_CONFIG_COUNT list). */
+export function gitHardeningEnv(): Record<string, string> {
+  const env: Record<string, string> = {
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_COUNT: String(CONFIG.length),
+    GIT_PAGER: "cat",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_TERMINAL_PROMPT: "0",
+  };
+  CONFIG.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/** `process.env` with the hardening applied, for spawning git directly. */
+export function hardenedGitProcessEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && !/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) env[k] = v;
+  return { ...env, ...gitHardeningEnv() };
+}
