@@ -18,11 +18,12 @@ const DESTRUCTIVE = new Set([
 const OPTION_WRITERS = new Set(["curl", "wget"]);
 const GIT_OUTPUT_SUBS = new Set(["diff", "log", "show", "reflog", "whatchanged", "format-patch", "range-diff", "rev-list", "shortlog", "grep", "blame"]);
 const MAX_DEPTH = 6;
+const RESERVED = new Set(["do", "then", "else", "elif", "if", "while", "until", "!", "time", "{", "}"]);
 
 export function mayBeDangerous(parse: ShellParseResult, userHome?: string): string | undefined {
   if (!parse.ok) {
     for (const argv of parse.rough) {
-      const name = programName(argv[0] ?? "");
+      const name = programName(argv.find((w) => !RESERVED.has(w)) ?? "");
       if (DESTRUCTIVE.has(name) || OPTION_WRITERS.has(name) || name.includes("$")) {
         return `the line could not be parsed and runs ${name}`;
       }

@@ -16,6 +16,7 @@ const spec = (s: FlagSpec) => (args: readonly string[]): ArgsVerdict => {
 const noArgs = (args: readonly string[]): ArgsVerdict => (args.length === 0 ? true : "it takes no arguments here");
 
 const HELP = ["help", "version"];
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
 const HASH = spec({ short: "bctwz", long: ["binary", "check", "tag", "text", "ignore-missing", "quiet", "status", "strict", "warn", "zero", ...HELP] });
 
 const GREP: FlagSpec = {
@@ -264,8 +265,13 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   od: spec({ short: "bcdfilosxv", shortValue: "AjNStw" }),
   hexdump: spec({ short: "bcCdovx", shortValue: "ns" }),
   strings: spec({ short: "afw", shortValue: "nte" }),
-  printenv: spec({ short: "0", long: ["null", ...HELP] }),
-  env: noArgs,
+  // Named, non-secret variables only: a bare `printenv` / `env` dumps every key the process holds.
+  printenv: (args) => {
+    const r = checkFlags(args, { short: "0", long: ["null", ...HELP] });
+    if (!r.ok) return r.reason;
+    if (r.operands.length === 0) return "printenv without names prints every secret in the environment";
+    return r.operands.some((o) => SECRET_NAME.test(o)) ? "it prints a secret-looking variable" : true;
+  },
   uname: spec({ short: "asnrvmpio", long: ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine", "processor", "hardware-platform", "operating-system", ...HELP] }),
   whoami: noArgs,
   id: spec({ short: "ugGnrz" }),

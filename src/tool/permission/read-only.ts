@@ -61,7 +61,8 @@ export function nonLiteral(w: ShellWord): string | undefined {
   if (w.substitutions.length > 0) return `${w.raw} runs a command substitution`;
   if (CONTROL.test(w.value)) return `${JSON.stringify(w.raw)} holds a control character`;
   if (/[*?]/.test(w.bare) || /\[.*\]/.test(w.bare)) return `${w.raw} is a glob pattern`;
-  if (w.bare.includes("{")) return `${w.raw} may be brace-expanded`;
+  // Bash brace-expands `{…,…}` and `{a..b}` when the braces and the comma or `..` are unquoted; `HEAD@{1}` stays.
+  if (/\{.*(,|\.\.).*\}/.test(w.bare)) return `${w.raw} may be brace-expanded`;
   if (/\[[^\]]*[$`]/.test(w.value)) return `${w.raw} holds an array subscript bash may evaluate`;
   if (/^\/proc\/.*\/(environ|mem)$/.test(w.value)) return `${w.raw} reads a process's memory or environment`;
   return undefined;
