@@ -2,7 +2,9 @@
  * The programs that may run without asking, each with an allowlist of flags (flag-spec.ts). A program missing
  * here, or given a flag its spec does not list, is not read-only. Left out on purpose: pagers (less, more, man:
  * `--lesskey-src`, `!cmd`), editors, code runners (awk, node -e…), build tools and anything that reads project
- * configuration that may run code (make, cargo, npm, yarn, go, mvn, gradle, dotnet, kubectl, rustc).
+ * configuration that may run code (make, cargo, npm, yarn, go, mvn, gradle, dotnet, kubectl, rustc), and language
+ * runtimes even for `--version`: version-manager shims (mise, asdf, pyenv, nvm) read project files such as
+ * `.tool-versions` or `.mise.toml`, which may name programs or scripts to run.
  * git is in git-read-only.ts.
  */
 import { checkFlags, type FlagSpec } from "./flag-spec.ts";
@@ -34,7 +36,7 @@ const GREP: FlagSpec = {
 };
 
 const RG: FlagSpec = {
-  short: "iSsFwxvcloqnNHIhaLuUPz0.",
+  short: "iSsFwxvcloqnNHIhaLuUP0.",
   shortValue: "egtTmABCMjrEf",
   long: [
     "files", "type-list", "glob=", "iglob=", "type=", "type-not=", "type-add=", "type-clear=", "ignore-case", "smart-case",
@@ -146,9 +148,6 @@ function uniqArgs(args: readonly string[]): ArgsVerdict {
   if (!r.ok) return r.reason;
   return r.operands.length <= 1 ? true : "uniq writes its second operand";
 }
-
-const VERSION_FLAGS = new Set(["--version", "-v", "-V", "version", "-version"]);
-const versionOnly = (args: readonly string[]): ArgsVerdict => (args.length === 1 && VERSION_FLAGS.has(args[0] as string) ? true : "only --version is read-only");
 
 const PIP = (args: readonly string[]): ArgsVerdict =>
   ["list", "show", "freeze"].includes(args[0] ?? "") && args.slice(1).every((a) => !a.startsWith("-") || ["-v", "--verbose", "--outdated", "-o", "--local", "-l", "-f", "--files"].includes(a))
@@ -296,7 +295,4 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   pip: PIP,
   pip3: PIP,
   docker: DOCKER,
-  node: versionOnly, nodejs: versionOnly, python: versionOnly, python2: versionOnly, python3: versionOnly,
-  java: versionOnly, javac: versionOnly, gcc: versionOnly, "g++": versionOnly, clang: versionOnly, deno: versionOnly,
-  bun: versionOnly, perl: versionOnly, ruby: versionOnly, tsc: versionOnly, gh: versionOnly,
 };

@@ -40,8 +40,7 @@ export const EVERYDAY: string[] = [
   "cat package.json | jq .name", "git log --oneline | head -n 3 | wc -l", "ls 2>&1 | head", "ls 2>/dev/null", "ls > /dev/null 2>&1",
   "grep -rn foo src | sort | uniq -c | sort -rn | head", "jq '.scripts' package.json", "jq -r '.version' package.json",
   "jq '{name: .name}' package.json", "tree -L 2", "tree -a -I node_modules", "sed -n '1,20p' src/a.ts", "sed -n 5p f", "sed -n '$p' f",
-  "basename /a/b.ts", "dirname /a/b", "realpath src", "uname -a", "whoami", "date", "date +%Y-%m-%d", "date -u", "node --version",
-  "python3 --version", "type ls", "command -v git", "test -f package.json", "[ -d src ]", "md5sum f", "sha256sum f", "printenv PATH",
+  "basename /a/b.ts", "dirname /a/b", "realpath src", "uname -a", "whoami", "date", "date +%Y-%m-%d", "date -u", "type ls", "command -v git", "test -f package.json", "[ -d src ]", "md5sum f", "sha256sum f", "printenv PATH",
   "ps aux", "ps -ef", "id", "hostname", "nproc", "cat ~/notes.txt", "ls ~", "git log --format='%an <%ae>' -1",
 ];
 
@@ -83,7 +82,7 @@ export const ASK: string[] = [
   "git worktree add x", "git clone x", "git apply p", "git am p", "git reflog expire --all", "git difftool", "git -p log", "git",
   "git log -L1,2:f", "git rev-parse --parseopt", "git cat-file --batch", "git notes add -m x", "git update-index --refresh",
   // repository configuration, build tools, pagers, editors, interpreters
-  "kubectl get pods", "kubectl --kubeconfig x get pods", "kubectl version", "cargo --version", "cargo build", "rustc --version",
+  "node --version", "python3 --version", "rg -z foo", "kubectl get pods", "kubectl --kubeconfig x get pods", "kubectl version", "cargo --version", "cargo build", "rustc --version",
   "mvn --version", "gradle --version", "make", "make -n", "npm ls", "npm --version", "npm test", "yarn --version", "pnpm ls",
   "go version", "go env", "dotnet --version", "less f", "less --lesskey-src=x f", "more f", "man ls", "vim f", "nano f", "emacs f",
   "awk '{print}' f", "node -e 1", "python3 -c 1", "perl -e 1", "xargs ls", "env", "printenv", "printenv OPENAI_API_KEY",
