@@ -24,7 +24,7 @@ const CONFIG: ReadonlyArray<readonly [string, string]> = [
 
 /** Environment variables to merge over the inherited ones for a hardened git run (replaces any GIT_CONFIG_COUNT list). */
 export function gitHardeningEnv(): Record<string, string> {
-  const env: Record<string, string> = {
+  const vars: Record<string, string> = {
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_COUNT: String(CONFIG.length),
     GIT_PAGER: "cat",
@@ -32,10 +32,10 @@ export function gitHardeningEnv(): Record<string, string> {
     GIT_TERMINAL_PROMPT: "0",
   };
   CONFIG.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
+    vars[`GIT_CONFIG_KEY_${i}`] = key;
+    vars[`GIT_CONFIG_VALUE_${i}`] = value;
   });
-  return env;
+  return vars;
 }
 
 /** `process.env` with the hardening applied, for spawning git directly. */
