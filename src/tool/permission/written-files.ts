@@ -1,7 +1,7 @@
 /**
  * The files a command writes through its options rather than through a redirection: `sort -o F`, `sort --outp=F`
  * (GNU long options resolve by unique prefix), `-oF` / `-uoF` clusters, `tree -o F`, `find -fprint F`,
- * `curl -o F`, `wget -O F`, `git … --output=F`, `uniq in OUT`, sed's `w F`, `tar -cf F`. The dangerous check sends
+ * `curl -o F`, `wget -O F`, `git … --output=F`, `uniq in OUT`, sed's `w F`, `tar -cf F`, `cp -t DIR` (as `DIR/*`). The dangerous check sends
  * them through the same system-file test as `cp x /etc/passwd`.
  */
 import { resolveLong } from "./flag-spec.ts";
@@ -31,6 +31,14 @@ const WRITERS: Readonly<Record<string, Writer>> = {
   tar: { valued: "fCTXbgN", writes: "f", long: ["file="], writesLong: ["file"] },
 };
 
+const TARGET_DIR = new Set(["cp", "mv", "install", "ln"]);
+const TARGET_WRITER: Writer = {
+  valued: "tSmog",
+  writes: "t",
+  long: ["target-directory=", "suffix=", "mode=", "owner=", "group=", "backup=?", "sparse=", "reflink=?", "preserve=?", "context=?"],
+  writesLong: ["target-directory"],
+};
+
 const FIND_WRITERS = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"]);
 
 export function writtenFiles(name: string, args: readonly string[]): string[] {
@@ -40,6 +48,8 @@ export function writtenFiles(name: string, args: readonly string[]): string[] {
     return ops.length >= 2 ? [ops[1] as string] : [];
   }
   if (name === "sed") return sedWrites(args);
+  // `cp -t /usr/bin evil`: the destination directory comes as an option; a file inside it is written.
+  if (TARGET_DIR.has(name)) return optionValues(args, TARGET_WRITER).map((d) => `${d.replace(/\/+$/, "")}/*`);
   const w = WRITERS[name];
   return w ? optionValues(args, w) : [];
 }

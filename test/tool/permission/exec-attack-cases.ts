@@ -113,5 +113,5 @@ export const DENY: string[] = [
   "git diff --outp=/etc/passwd", "uniq x /etc/passwd", "sed -n 'w /etc/passwd' f", "sed 's/a/b/w /etc/passwd' f", "tar -cf /etc/passwd x",
   "tar --file=/etc/passwd -c x", `rm -rf /${CR}`, `echo x${CR}> /etc/passwd`, "rm -rf /{bin,etc}", "rm -rf /{a..c}*",
   "ls | sort -o /etc/passwd", "x=/etc/passwd; sort -o $x f", "sort -o${U}/etc/passwd f", "find / -${U}delete",
-  "bash -c 'find / -de${U}lete'", "sudo sort --outp=/etc/sudoers x", "echo $'\\r'# ; rm -rf /",
+  "bash -c 'find / -de${U}lete'", "cp -t /usr/bin evil", "mv --target-dir=/etc/ x", "install -m 755 -t /bin x", "sudo sort --outp=/etc/sudoers x", "echo $'\\r'# ; rm -rf /",
 ];
