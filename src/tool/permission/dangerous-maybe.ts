@@ -1,7 +1,8 @@
 /**
  * Lines the dangerous check cannot clear: a command able to do what dangerous.ts blocks, given a word whose value
  * is only known at run time (`rm -rf $X`, `find / $FLAG`, `sort "$OPT" f`), a computed program name next to a
- * critical path (`$X -rf /`), or a line that did not parse but names such a command. The policy never allows
+ * critical path (`$X -rf /`), arguments fed by xargs (`… | xargs rm -rf`), or a line that did not parse but names
+ * such a command. The policy never allows
  * these without a person: it asks in every mode, bypass included (the clear cases are denied by dangerous.ts).
  */
 import { programName, unwrapSimple } from "./command-view.ts";
@@ -53,6 +54,8 @@ function inCommand(cmd: SimpleCommand, userHome: string | undefined, depth: numb
   if (computed(first) && targets.length > 0) return `a computed program is given ${targets[0]}`;
   const u = unwrapSimple(cmd);
   const names = u.views.map((v) => v.name);
+  const fed = u.views.find((v) => v.via.includes("xargs") && (DESTRUCTIVE.has(v.name) || OPTION_WRITERS.has(v.name)));
+  if (fed) return `xargs gives ${fed.name} arguments known only at run time`;
   const risky = cmd.words.slice(1).find(computed);
   if (risky) {
     const d = names.find((n) => DESTRUCTIVE.has(n) || n.startsWith("mkfs"));
