@@ -92,7 +92,7 @@ const SPECS: Readonly<Record<string, FlagSpec>> = {
     shortValue: "efmABC",
     numeric: true,
     long: [
-      "cached", "untracked", "no-index", "no-exclude-standard", "exclude-standard", "recurse-submodules", "text", "ignore-case",
+      "cached", "untracked", "no-exclude-standard", "exclude-standard", "recurse-submodules", "text", "ignore-case",
       "max-depth=", "recursive", "no-recursive", "word-regexp", "invert-match", "full-name", "extended-regexp", "basic-regexp",
       "perl-regexp", "fixed-strings", "line-number", "column", "files-with-matches", "name-only", "files-without-match", "null",
       "only-matching", "count", "color=?", "no-color", "break", "heading", "show-function", "context=", "after-context=",

@@ -161,6 +161,30 @@ const DOCKER = (args: readonly string[]): ArgsVerdict => {
   return "docker beyond ps/images/version/info";
 };
 
+/**
+ * Recursive content searches stay inside the project: `grep -r KEY ~` or `rg -uu KEY ../..` would read every
+ * credential file a named-path check never sees. Operands must be relative and must not climb out.
+ */
+const insideProject = (operands: readonly string[]) => operands.every((o) => !/^[/~]/.test(o) && !/(^|\/)\.\.(\/|$)/.test(o));
+
+function grepArgs(args: readonly string[]): ArgsVerdict {
+  const r = checkFlags(args, GREP);
+  if (!r.ok) return r.reason;
+  const recursive = r.options.some((o) => ["-r", "-R", "-d", "--recursive", "--dereference-recursive", "--directories"].includes(o));
+  // The first operand is the pattern unless -e / -f / --regexp / --file gave it.
+  const given = r.options.some((o) => ["-e", "-f", "--regexp", "--file"].includes(o));
+  const paths = given ? r.operands : r.operands.slice(1);
+  return !recursive || insideProject(paths) ? true : "a recursive search outside the project";
+}
+
+function rgArgs(args: readonly string[]): ArgsVerdict {
+  const r = checkFlags(args, RG);
+  if (!r.ok) return r.reason;
+  const given = r.options.some((o) => ["-e", "-f", "--regexp", "--file", "--files", "--type-list"].includes(o));
+  const paths = given ? r.operands : r.operands.slice(1);
+  return insideProject(paths) ? true : "a recursive search outside the project";
+}
+
 export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[], name: string) => ArgsVerdict>> = {
   ls: spec({
     short: "aAbBcCdfFgGhHiklLmnNopqQrRsStuUvxXZ1",
@@ -186,10 +210,10 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
     forbid: ["follow=?", "retry", "pid=", "sleep-interval=", "max-unchanged-stats="],
   }),
   wc: spec({ short: "clmwL", long: ["bytes", "chars", "lines", "words", "max-line-length", "files0-from=", "total=", ...HELP] }),
-  grep: spec(GREP),
-  egrep: spec(GREP),
-  fgrep: spec(GREP),
-  rg: spec(RG),
+  grep: grepArgs,
+  egrep: grepArgs,
+  fgrep: grepArgs,
+  rg: rgArgs,
   find: findArgs,
   sort: spec({
     short: "bdfgiMhnRrVcCsuz",

@@ -7,7 +7,8 @@
  * (`LD_PRELOAD=… ls`); any `$` expansion (`$X`, `${U}`, `$IFS`, `$((…))`), `$(…)`, backticks, `<(…)`; unquoted
  * glob characters (`*?[…]`: a file named `--output=x` would become a flag) and brace forms (`{a,b}`, `{a..b}`);
  * control characters anywhere (`\r` is a word character to bash, a blank to a careless reader); array subscripts
- * holding `$` or backticks (bash evaluates them in `test -v`, `printf -v`, …); `/proc/<pid>/environ`; every
+ * holding `$` or backticks (bash evaluates them in `test -v`, `printf -v`, …); paths into /proc and /dev (but
+ * /dev/null); recursive content searches (`grep -r`, `rg`) outside the project (`~`, `/`, `..`); every
  * redirection except fd duplication (`2>&1`) and writes to /dev/null. A pipe is fine when every stage is
  * read-only on its own. Program names must be bare (`./ls` could be anything).
  */
@@ -64,8 +65,21 @@ export function nonLiteral(w: ShellWord): string | undefined {
   // Bash brace-expands `{…,…}` and `{a..b}` when the braces and the comma or `..` are unquoted; `HEAD@{1}` stays.
   if (/\{.*(,|\.\.).*\}/.test(w.bare)) return `${w.raw} may be brace-expanded`;
   if (/\[[^\]]*[$`]/.test(w.value)) return `${w.raw} holds an array subscript bash may evaluate`;
-  if (/^\/proc\/.*\/(environ|mem)$/.test(w.value)) return `${w.raw} reads a process's memory or environment`;
+  if (procOrDevice(w.value)) return `${w.raw} reaches into /proc or /dev (another process's environment or memory)`;
   return undefined;
+}
+
+const HARMLESS_PROC = /^\/proc\/(cpuinfo|meminfo|version|loadavg|uptime|stat|mounts|filesystems|partitions|swaps)$/;
+
+/** `/proc/<pid>/environ` holds chatcli's own keys; `/dev/fd/../..` and `../../proc` reach the same place. */
+function procOrDevice(value: string): boolean {
+  for (const part of value.split(/[=:,]/)) {
+    const p = part.replace(/\/+/g, "/");
+    if (HARMLESS_PROC.test(p) || p === "/dev/null") continue;
+    if (/^\/proc(\/|$)/.test(p) || /^\/dev\//.test(p)) return true;
+    if (/(^|\/)\.\.(\/|$)/.test(p) && /(^|\/)proc(\/|$)/.test(p)) return true;
+  }
+  return false;
 }
 
 function commandVerdict(cmd: SimpleCommand): ReadOnlyVerdict {
