@@ -5,6 +5,9 @@
  * `--git-dir`, `--work-tree`, `--exec-path`, `--config-env`); every subcommand has an allowlist of flags with
  * the program-running ones named in `forbid` (`--output`, `--ext-diff`, `--textconv`, `-O`/`--open-files-in-pager`,
  * `--show-signature`), and nothing that talks to a remote (`fetch`, `ls-remote`, `remote show`) is vetted.
+ * A value-taking declaration must match git exactly where git's value is optional (`-U`, `--abbrev`): were we to
+ * take the next word as a value that git parses as an option, `git diff -U --output=X` would slip through. Taking
+ * a required value for a flag (`-l`) is the safe mistake: the next word is then checked on its own.
  */
 import { checkFlags, type FlagSpec } from "./flag-spec.ts";
 import type { ArgsVerdict } from "./read-only-commands.ts";
@@ -15,7 +18,7 @@ const formatOk = (opt: string, v: string) => !(/format|pretty/.test(opt) && /%G|
 const FORBID = ["output=", "ext-diff", "textconv", "open-files-in-pager=?", "show-signature", "output-directory=", "exec=", "upload-pack=", "remerge-diff", "contents="];
 
 const DIFF_LONG = [
-  "patch", "no-patch", "unified=", "raw", "patch-with-raw", "indent-heuristic", "no-indent-heuristic", "minimal", "patience",
+  "patch", "no-patch", "unified=?", "raw", "patch-with-raw", "indent-heuristic", "no-indent-heuristic", "minimal", "patience",
   "histogram", "anchored=", "diff-algorithm=", "stat=?", "compact-summary", "numstat", "shortstat", "dirstat=?", "cumulative",
   "dirstat-by-file=?", "summary", "patch-with-stat", "name-only", "name-status", "submodule=?", "color=?", "no-color",
   "color-moved=?", "no-color-moved", "color-moved-ws=", "word-diff=?", "word-diff-regex=", "color-words=?", "no-renames",
@@ -27,7 +30,7 @@ const DIFF_LONG = [
   "dst-prefix=", "no-prefix", "default-prefix", "line-prefix=", "ita-invisible-in-index", "merge-base", "cached", "staged",
   "stat-width=", "stat-name-width=", "stat-count=", "stat-graph-width=", "no-index",
 ];
-const DIFF: FlagSpec = { short: "psuzRabwWDl", shortValue: "USG", shortOptional: "MBCX", long: DIFF_LONG, forbid: FORBID, value: formatOk };
+const DIFF: FlagSpec = { short: "psuzRabwWDl", shortValue: "SG", shortOptional: "UMBCX", long: DIFF_LONG, forbid: FORBID, value: formatOk };
 
 const LOG_LONG = [
   "oneline", "max-count=", "skip=", "since=", "after=", "until=", "before=", "author=", "committer=", "grep=", "all-match",
@@ -65,7 +68,7 @@ const SPECS: Readonly<Record<string, FlagSpec>> = {
     short: "bclftnpsew",
     shortValue: "L",
     shortOptional: "MC",
-    long: ["root", "show-stats", "show-name", "show-number", "porcelain", "line-porcelain", "incremental", "show-email", "abbrev=?", "date=", "progress", "no-progress", "color-lines", "color-by-age", "minimal", "first-parent", "since=", "reverse=", "ignore-rev=", "ignore-revs-file=", "encoding="],
+    long: ["root", "show-stats", "show-name", "show-number", "porcelain", "line-porcelain", "incremental", "show-email", "abbrev=?", "date=", "progress", "no-progress", "color-lines", "color-by-age", "minimal", "first-parent", "since=", "reverse", "ignore-rev=", "ignore-revs-file=", "encoding="],
     forbid: FORBID,
   },
   "ls-files": {
@@ -85,7 +88,7 @@ const SPECS: Readonly<Record<string, FlagSpec>> = {
       "path-format=", "since=", "until=", "after=", "before=", "disambiguate=", "git-path=", "shared-index-path",
     ],
   },
-  describe: { long: ["tags", "all", "long", "always", "contains", "abbrev=", "candidates=", "exact-match", "debug", "first-parent", "match=", "exclude=", "dirty=?", "broken=?"] },
+  describe: { long: ["tags", "all", "long", "always", "contains", "abbrev=?", "candidates=", "exact-match", "debug", "first-parent", "match=", "exclude=", "dirty=?", "broken=?"] },
   shortlog: { short: "nsec", long: ["numbered", "summary", "email", "committer", "group=", "all", "since=", "until=", "no-merges", "author="] },
   grep: {
     short: "aivwnhHclLoqzEFGPIrWp",

@@ -285,7 +285,7 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   nl: spec({ short: "p", shortValue: "bdfhilnsvw" }),
   fold: spec({ short: "bs", shortValue: "w" }),
   seq: spec({ short: "w", shortValue: "fs" }),
-  od: spec({ short: "bcdfilosxv", shortValue: "AjNStw" }),
+  od: spec({ short: "bcdfilosxv", shortValue: "AjNSt", shortOptional: "w" }),
   hexdump: spec({ short: "bcCdovx", shortValue: "ns" }),
   strings: spec({ short: "afw", shortValue: "nte" }),
   // Named, non-secret variables only: a bare `printenv` / `env` dumps every key the process holds.

@@ -68,6 +68,7 @@ const CASES: Case[] = [
   { name: "uniq writes its second operand", command: "uniq f X", canary: "X" },
   { name: "git grep -O runs a command", command: "git grep -O'touch X' foo", canary: "X", repo: true },
   { name: "git log --output writes a file", command: "git log --output=X", canary: "X", repo: true },
+  { name: "git diff -U takes no separate value, so --output after it is read as an option", command: "git diff -U --output=X", canary: "X", repo: true },
   { name: "git -c through brace expansion runs core.fsmonitor", command: "git {-c,core.fsmonitor=touch\\ X} status", canary: "X", repo: true },
 ];
 

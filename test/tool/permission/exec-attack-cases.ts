@@ -41,7 +41,7 @@ export const EVERYDAY: string[] = [
   "grep -rn foo src | sort | uniq -c | sort -rn | head", "jq '.scripts' package.json", "jq -r '.version' package.json",
   "jq '{name: .name}' package.json", "tree -L 2", "tree -a -I node_modules", "sed -n '1,20p' src/a.ts", "sed -n 5p f", "sed -n '$p' f",
   "basename /a/b.ts", "dirname /a/b", "realpath src", "uname -a", "whoami", "date", "date +%Y-%m-%d", "date -u", "type ls", "command -v git", "test -f package.json", "[ -d src ]", "md5sum f", "sha256sum f", "printenv PATH",
-  "ps aux", "ps -ef", "cat /proc/cpuinfo", "grep -c processor /proc/cpuinfo", "grep foo ../other/file", "rg -e foo src test", "id", "hostname", "nproc", "cat ~/notes.txt", "ls ~", "git log --format='%an <%ae>' -1",
+  "ps aux", "ps -ef", "cat /proc/cpuinfo", "grep -c processor /proc/cpuinfo", "grep foo ../other/file", "rg -e foo src test", "id", "hostname", "nproc", "cat ~/notes.txt", "ls ~", "git log --format='%an <%ae>' -1", "git diff -U5", "git diff --unified=1 HEAD", "git describe --abbrev=7",
 ];
 
 export const ASK: string[] = [
@@ -68,7 +68,8 @@ export const ASK: string[] = [
   "git grep -O'touch X' foo", "git grep -Otouch foo", "git grep --open-files-in-pager=touch foo", "git grep --open foo",
   "git reflog --output=X", "git log --output=X", "git diff --outp=X", "git diff --ext-diff", "git log --textconv", "git show --show-signature",
   "git log --pretty=format:%GS", "git log --format=%G?", "git branch --format=%(signature)", "git cat-file --textconv HEAD:f",
-  "git blame --contents=x f", "uniq in out", "tree -o out", "tree -oout", "date -s x", "date --set=x", "date 0101", "hostname evil",
+  "git blame --contents=x f", "git diff -U --output=X", "git diff --unified --outp=X", "git log -U --output=X",
+  "git describe --abbrev --output=X", "git blame --reverse --contents=x f", "uniq in out", "tree -o out", "tree -oout", "date -s x", "date --set=x", "date 0101", "hostname evil",
   "file -C -m x", "file --comp", "ls --hyperlink=always --zzz", "grep --unknown-flag x f", "cut -x f", "wc --files0-from=- --bogus",
   "jq --arg", "sed -n 'w out' f", "sed -n '1p;w out' f", "sed -n 1e f", "sed -i 1d f", "sed -n -i 1p f", "sed -n -f script f",
   "sed 1p f", "sed -n --in-place 1p f", "sed -n --in 1p f",
