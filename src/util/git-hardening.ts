@@ -22,25 +22,30 @@ const CONFIG: ReadonlyArray<readonly [string, string]> = [
   ["credential.helper", ""],
 ];
 
-/** Environment variables to merge over the inherited ones for a hardened git run (replaces any GIT_CONFIG_COUNT list). */
-export function gitHardeningEnv(): Record<string, string> {
+/**
+ * Environment variables to merge over `base` (the environment the git process would otherwise get) for a hardened
+ * run. Settings `base` already passes through GIT_CONFIG_COUNT are kept and ours are appended after them, so ours win.
+ */
+export function gitHardeningEnv(base: Readonly<Record<string, string | undefined>> = {}): Record<string, string> {
+  const inherited = Number(base.GIT_CONFIG_COUNT ?? 0);
+  const offset = Number.isInteger(inherited) && inherited > 0 && inherited < 1000 ? inherited : 0;
   const vars: Record<string, string> = {
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: String(CONFIG.length),
+    GIT_CONFIG_COUNT: String(offset + CONFIG.length),
     GIT_PAGER: "cat",
     GIT_OPTIONAL_LOCKS: "0",
     GIT_TERMINAL_PROMPT: "0",
   };
   CONFIG.forEach(([key, value], i) => {
-    vars[`GIT_CONFIG_KEY_${i}`] = key;
-    vars[`GIT_CONFIG_VALUE_${i}`] = value;
+    vars[`GIT_CONFIG_KEY_${offset + i}`] = key;
+    vars[`GIT_CONFIG_VALUE_${offset + i}`] = value;
   });
   return vars;
 }
 
 /** `process.env` with the hardening applied, for spawning git directly. */
 export function hardenedGitProcessEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && !/^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(k)) env[k] = v;
-  return { ...env, ...gitHardeningEnv() };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
+  return { ...out, ...gitHardeningEnv(base) };
 }

@@ -86,6 +86,15 @@ describe("git hardening", () => {
     }
   });
 
+  test("settings the environment already passes are kept, ours come after them and win", () => {
+    const base = { ...baseEnv(), GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Kept", GIT_CONFIG_KEY_1: "core.fsmonitor", GIT_CONFIG_VALUE_1: `touch ${join(dir, "FSM")}` };
+    const env = { ...base, ...gitHardeningEnv(base) };
+    expect(env.GIT_CONFIG_COUNT).toBe(String(2 + Number(gitHardeningEnv().GIT_CONFIG_COUNT)));
+    expect(git(["config", "user.name"], env).stdout.trim()).toBe("Kept");
+    expect(git(["status", "--short"], env).status).toBe(0);
+    expect(canaries()).toEqual([]);
+  });
+
   test("the env lists every key/value pair it counts", () => {
     const env = gitHardeningEnv();
     const n = Number(env.GIT_CONFIG_COUNT);

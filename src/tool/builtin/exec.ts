@@ -123,7 +123,7 @@ export const execTool = defineTool({
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
     // Auto-allowed git calls are read-only only when run hardened (issue 14).
-    Object.assign(env, gitHardeningFor(args.command));
+    Object.assign(env, gitHardeningFor(args.command, env));
     const timeoutMs = args.timeout_ms ?? EXEC_DEFAULT_TIMEOUT_MS;
     const started = Date.now();
 

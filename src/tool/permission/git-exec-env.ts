@@ -14,7 +14,7 @@ export function isVettedReadOnlyGit(command: string): boolean {
   return readOnlyVerdict(parse, command).readOnly;
 }
 
-/** The environment to merge for `command`, or undefined when it needs none. */
-export function gitHardeningFor(command: string): Record<string, string> | undefined {
-  return isVettedReadOnlyGit(command) ? gitHardeningEnv() : undefined;
+/** The environment to merge over `base` for `command`, or undefined when it needs none. */
+export function gitHardeningFor(command: string, base: Readonly<Record<string, string | undefined>> = {}): Record<string, string> | undefined {
+  return isVettedReadOnlyGit(command) ? gitHardeningEnv(base) : undefined;
 }
