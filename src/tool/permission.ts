@@ -165,18 +165,17 @@ function decideUnsafe(req: PermissionRequest, ctx: Ctx): PermissionDecision {
 
 /** A line the dangerous check cannot clear (dangerous-maybe.ts) is never allowed: allow becomes ask, in every mode. */
 function decideExec(req: PermissionRequest, ctx: Ctx): PermissionDecision {
-  const d = decideExecUnchecked(req, ctx);
+  const command = commandOf(req);
+  if (command === undefined || command.trim() === "") return { action: "ask", reason: "exec without a command", source: "default" };
+  const parse = parseShell(command);
+  const d = decideParsedExec(command, parse, ctx);
   if (d.action !== "allow") return d;
-  const command = commandOf(req) ?? "";
-  const maybe = mayBeDangerous(parseShell(command), ctx.userHome);
+  const maybe = mayBeDangerous(parse, ctx.userHome);
   if (!maybe) return d;
   return { action: "ask", reason: `cannot prove this is not a dangerous command (${maybe})`, source: "dangerous" };
 }
 
-function decideExecUnchecked(req: PermissionRequest, ctx: Ctx): PermissionDecision {
-  const command = commandOf(req);
-  if (command === undefined || command.trim() === "") return { action: "ask", reason: "exec without a command", source: "default" };
-  const parse = parseShell(command);
+function decideParsedExec(command: string, parse: ShellParseResult, ctx: Ctx): PermissionDecision {
   const danger = parse.ok ? findDangerous(parse.script, { userHome: ctx.userHome }) : findDangerousRough(parse.rough, { userHome: ctx.userHome });
   if (danger) {
     return {
