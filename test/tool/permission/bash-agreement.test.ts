@@ -2,15 +2,17 @@
  * The table is not theater: each attack class is run by real bash in a temp dir, and a canary shows it really
  * does what the policy refuses to auto-allow (a file appears, or a file is deleted). The same line must not be
  * allowed in default or plan mode, and where a lexer disagreement was the cause (`\r`), our parse must see the
- * command bash runs.
+ * command bash runs. And for every everyday row the table allows, bash (every program replaced by a function that
+ * logs its arguments) runs exactly the argv lists our parse sees.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPermissionPolicy } from "../../../src/tool/permission.ts";
 import { parseShell } from "../../../src/tool/shell/parse-shell.ts";
+import { EVERYDAY } from "./exec-attack-cases.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -105,6 +107,23 @@ describe("bash really runs each attack class; the policy does not auto-allow it"
       expect(decisions(command)).toEqual({ default: "allow", plan: "allow" });
       runBash(command);
       expect(existsSync(join(dir, "X"))).toBe(false);
+    }
+  });
+
+  test("for every everyday row the table allows, bash runs exactly the argv lists our parse sees", () => {
+    const log = join(dir, "argv.log");
+    for (const command of EVERYDAY) {
+      const parse = parseShell(command);
+      if (!parse.ok) throw new Error(`${command}: ${parse.error}`);
+      const ours = parse.script.commands.map((c) => c.argv.map((w) => w.replace(/^~(?=\/|$)/, dir)));
+      // Every program becomes a function that logs its argv to fd 9, which the line's own redirections leave alone.
+      const names = [...new Set(ours.map((a) => a[0] as string))];
+      const prelude = names.map((n) => `${n}() { builtin printf '%s\\x1f' ${JSON.stringify(n)} "$@" >&9; builtin printf '\\x1e' >&9; }`).join("\n");
+      writeFileSync(log, "");
+      spawnSync("bash", ["-c", `exec 9>>'${log}'\n${prelude}\n${command}`], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, timeout: 10_000 });
+      const theirs = readFileSync(log, "utf8").split("\x1e").filter(Boolean).map((r) => r.split("\x1f").slice(0, -1));
+      const key = (a: string[][]) => a.map((x) => JSON.stringify(x)).sort();
+      expect({ command, argv: key(theirs) }).toEqual({ command, argv: key(ours) });
     }
   });
 });
