@@ -7,6 +7,7 @@
  */
 import { programName, unwrapSimple } from "./command-view.ts";
 import { isCriticalPath, isDevicePath, isSystemWriteTarget } from "./paths.ts";
+import { gitSubcommand } from "./safety-immune.ts";
 import type { ShellParseResult, ShellScript, ShellWord, SimpleCommand } from "../shell/shell-types.ts";
 
 /** Programs whose arguments decide whether they wreck the machine: any computed word may be the fatal one. */
@@ -44,8 +45,27 @@ function inScript(script: ShellScript, userHome: string | undefined, depth: numb
 }
 
 const computed = (w: ShellWord) => w.expansion || w.substitutions.length > 0;
-/** The run-time part comes first, so the whole word may turn out to be a flag or an absolute path. */
-const leadsComputed = (w: ShellWord) => computed(w) && /^["']*[$`]/.test(w.raw);
+/**
+ * The whole word may turn out to be a flag or an absolute path: the run-time part comes first, or an unquoted
+ * expansion anywhere may split it into several words (`x$A` with A=" -o /etc/passwd").
+ */
+const leadsComputed = (w: ShellWord) => computed(w) && (/^["']*[$`]/.test(w.raw) || hasUnquotedExpansion(w.raw));
+
+function hasUnquotedExpansion(raw: string): boolean {
+  let double = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === "\\") i++;
+    else if (c === "'" && !double) {
+      const end = raw.indexOf("'", i + 1);
+      if (end < 0) return true;
+      i = end;
+    } else if (c === '"') double = !double;
+    else if (!double && c === "`") return true;
+    else if (!double && c === "$" && raw[i + 1] !== "'" && raw[i + 1] !== '"' && i + 1 < raw.length) return true;
+  }
+  return false;
+}
 
 function inCommand(cmd: SimpleCommand, userHome: string | undefined, depth: number): string | undefined {
   const first = cmd.words[0];
@@ -63,7 +83,7 @@ function inCommand(cmd: SimpleCommand, userHome: string | undefined, depth: numb
     const leading = cmd.words.slice(1).find(leadsComputed);
     const w = names.find((n) => OPTION_WRITERS.has(n));
     if (w && leading) return `${w} is given a computed argument (${leading.raw})`;
-    const git = u.views.find((v) => v.name === "git" && v.args.some((a) => GIT_OUTPUT_SUBS.has(a)));
+    const git = u.views.find((v) => v.name === "git" && GIT_OUTPUT_SUBS.has(gitSubcommand(v.args).sub));
     if (git && leading) return `git is given a computed argument (${leading.raw})`;
   }
   for (const s of u.scripts) {

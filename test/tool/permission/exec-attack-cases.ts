@@ -85,7 +85,7 @@ export const ASK: string[] = [
   "git worktree add x", "git clone x", "git apply p", "git am p", "git reflog expire --all", "git difftool", "git -p log", "git",
   "git log -L1,2:f", "git rev-parse --parseopt", "git cat-file --batch", "git notes add -m x", "git update-index --refresh",
   // repository configuration, build tools, pagers, editors, interpreters
-  "node --version", "python3 --version", "rg -z foo", "kubectl get pods", "kubectl --kubeconfig x get pods", "kubectl version", "cargo --version", "cargo build", "rustc --version",
+  "node --version", "python3 --version", "rg -z foo", "curl -H \"Authorization: Bearer $TOKEN\" http://x", "git log \"v$N\"", "kubectl get pods", "kubectl --kubeconfig x get pods", "kubectl version", "cargo --version", "cargo build", "rustc --version",
   "mvn --version", "gradle --version", "make", "make -n", "npm ls", "npm --version", "npm test", "yarn --version", "pnpm ls",
   "go version", "go env", "dotnet --version", "less f", "less --lesskey-src=x f", "more f", "man ls", "vim f", "nano f", "emacs f",
   "awk '{print}' f", "node -e 1", "python3 -c 1", "perl -e 1", "xargs ls", "cat list | xargs grep foo", "env", "printenv", "printenv OPENAI_API_KEY",
@@ -102,7 +102,7 @@ export const MAYBE: string[] = [
   "sort -o${IFS}X f", "cp $a $b", "dd of=$X if=f", "$X -rf /", "$CMD /etc", "git log $U", "tee $F", "mv \"$A\" \"$B\"",
   "for ((i=0;i<1;i++)); do rm -rf x; done", "chmod -R $M x", "sed -i \"s/a/$B/\" f", "curl $URL", "sort \"$(echo --output=X)\" f",
   "ls | sort --outp=$HOME/.chatcli/settings.json", "find . -de${U}lete", "rm -r${U}f x", "xargs rm $F", "sudo rm $F", "truncate -s0 $F",
-  "kill $PID", "uniq f $OUT", "echo / | xargs rm -rf", "cat list | xargs -I{} rm -rf {}", "find . -name x | xargs chmod 777", "tar -cf $T x", "wget -O \"$F\" http://x",
+  "kill $PID", "uniq f $OUT", "echo / | xargs rm -rf", "cat list | xargs -I{} rm -rf {}", "find . -name x | xargs chmod 777", "tar -cf $T x", "wget -O \"$F\" http://x", "curl http://x/a$Q", "git log x$A",
 ];
 
 export const DENY: string[] = [
