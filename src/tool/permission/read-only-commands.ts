@@ -185,6 +185,12 @@ function rgArgs(args: readonly string[]): ArgsVerdict {
   return insideProject(paths) ? true : "a recursive search outside the project";
 }
 
+const JQ = spec({
+  short: "rjacnsSeCMRh",
+  long: ["raw-output", "raw-output0", "join-output", "ascii-output", "compact-output", "null-input", "slurp", "sort-keys", "exit-status", "color-output", "monochrome-output", "raw-input", "tab", "indent=", "arg=", "argjson=", "slurpfile=", "rawfile=", "args", "jsonargs", "seq", "stream", "stream-errors", ...HELP],
+  forbid: ["from-file=", "library-path="],
+});
+
 export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[], name: string) => ArgsVerdict>> = {
   ls: spec({
     short: "aAbBcCdfFgGhHiklLmnNopqQrRsStuUvxXZ1",
@@ -271,11 +277,8 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   readlink: spec({ short: "efmnqsvz", long: ["canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero", ...HELP] }),
   md5sum: HASH, sha1sum: HASH, sha224sum: HASH, sha256sum: HASH, sha384sum: HASH, sha512sum: HASH, b2sum: HASH,
   cksum: spec({ short: "", long: HELP }),
-  jq: spec({
-    short: "rjacnsSeCMRh",
-    shortValue: "fL",
-    long: ["raw-output", "raw-output0", "join-output", "ascii-output", "compact-output", "null-input", "slurp", "sort-keys", "exit-status", "color-output", "monochrome-output", "raw-input", "tab", "indent=", "arg=", "argjson=", "slurpfile=", "rawfile=", "args", "jsonargs", "from-file=", "seq", "stream", "stream-errors", ...HELP],
-  }),
+  // jq's `env` / `$ENV` print the environment like a bare printenv; modules and program files could too.
+  jq: (args) => (args.some((a) => /\$ENV\b|\benv\b|\binclude\b|\bimport\b/.test(a)) ? "the jq program may read the environment" : JQ(args)),
   tree: spec({
     short: "adlfxiqNQpugshDFvtUrcCnAS",
     shortValue: "LPIHT",

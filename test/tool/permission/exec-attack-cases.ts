@@ -89,7 +89,7 @@ export const ASK: string[] = [
   "mvn --version", "gradle --version", "make", "make -n", "npm ls", "npm --version", "npm test", "yarn --version", "pnpm ls",
   "go version", "go env", "dotnet --version", "less f", "less --lesskey-src=x f", "more f", "man ls", "vim f", "nano f", "emacs f",
   "awk '{print}' f", "node -e 1", "python3 -c 1", "perl -e 1", "xargs ls", "cat list | xargs grep foo", "env", "printenv", "printenv OPENAI_API_KEY",
-  "printenv GITHUB_TOKEN", "env ls", "./ls", "/bin/ls", "ps e", "ps eww", "docker run x", "docker ps --format x", "node script.js",
+  "printenv GITHUB_TOKEN", "jq -n env", "jq -n '$ENV.OPENAI_API_KEY'", "jq -n -f prog.jq", "jq -L . 'include \"x\"; f' a.json", "env ls", "./ls", "/bin/ls", "ps e", "ps eww", "docker run x", "docker ps --format x", "node script.js",
   // wiring
   "ls > out", "ls >> out", "cat < f", "ls; pwd", "ls && pwd", "ls || pwd", "FOO=1 ls", "(ls)", "{ ls; }", "ls &", "cat <<EOF\nx\nEOF",
   "ls | tee out", "diff <(ls a) <(ls b)", "ls >| out", "ls 2> err.txt", "ls > out?", "ls >&$FD",
