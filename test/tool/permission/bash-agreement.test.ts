@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPermissionPolicy } from "../../../src/tool/permission.ts";
@@ -111,19 +111,27 @@ describe("bash really runs each attack class; the policy does not auto-allow it"
   });
 
   test("for every everyday row the table allows, bash runs exactly the argv lists our parse sees", () => {
-    const log = join(dir, "argv.log");
+    const logs = join(dir, "argv");
     for (const command of EVERYDAY) {
       const parse = parseShell(command);
       if (!parse.ok) throw new Error(`${command}: ${parse.error}`);
       const ours = parse.script.commands.map((c) => c.argv.map((w) => w.replace(/^~(?=\/|$)/, dir)));
-      // Every program becomes a function that logs its argv to fd 9, which the line's own redirections leave alone.
+      // Every program becomes a function that logs its argv to a file of its own process (pipeline stages run
+      // concurrently); the line's own redirections do not touch that file.
       const names = [...new Set(ours.map((a) => a[0] as string))];
-      const prelude = names.map((n) => `${n}() { builtin printf '%s\\x1f' ${JSON.stringify(n)} "$@" >&9; builtin printf '\\x1e' >&9; }`).join("\n");
-      writeFileSync(log, "");
-      spawnSync("bash", ["-c", `exec 9>>'${log}'\n${prelude}\n${command}`], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, timeout: 10_000 });
-      const theirs = readFileSync(log, "utf8").split("\x1e").filter(Boolean).map((r) => r.split("\x1f").slice(0, -1));
+      const prelude = names
+        .map((n) => `${n}() { builtin printf '%s\\x1f' ${JSON.stringify(n)} "$@" >> "${logs}/$BASHPID"; builtin printf '\\x1e' >> "${logs}/$BASHPID"; }`)
+        .join("\n");
+      rmSync(logs, { recursive: true, force: true });
+      mkdirSync(logs);
+      spawnSync("bash", ["-c", `${prelude}\n${command}`], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, timeout: 10_000 });
+      const theirs = readdirSync(logs)
+        .flatMap((f) => readFileSync(join(logs, f), "utf8").split("\x1e"))
+        .filter(Boolean)
+        .map((r) => r.split("\x1f").slice(0, -1));
       const key = (a: string[][]) => a.map((x) => JSON.stringify(x)).sort();
       expect({ command, argv: key(theirs) }).toEqual({ command, argv: key(ours) });
     }
   });
+
 });
