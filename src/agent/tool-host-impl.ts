@@ -1,17 +1,20 @@
 /**
  * The ToolHost the agent uses: builtin tools + path policy + permission policy + overflow persistence.
- * Every call goes through the policy (allow / ask / deny); an `ask` becomes an approval round trip.
+ * A call goes through three steps, each seeing the same prepared arguments:
+ *   1. prepare: decode, alias-normalise (`filename` → `path`) and validate once; resolve the file path;
+ *   2. authorize: the permission policy on the prepared arguments; an `ask` becomes an approval round trip whose
+ *      diff comes from the tool's own preview (for edit: the same planEdit the write uses);
+ *   3. execute: checkpoint snapshot, then the tool on the prepared arguments.
  * Failures of any kind come back as error results for the model, never as throws.
  */
 import { safeHead } from "../util/text.ts";
-import { readFileSync } from "node:fs";
 import type { ToolSpec } from "../protocol/llm.ts";
-import type { ToolDefinition } from "../tool/tool.ts";
+import type { PreparedArgs, ToolDefinition } from "../tool/tool.ts";
 import type { PathPolicy } from "../tool/workspace.ts";
 import { PathError } from "../tool/workspace.ts";
 import { builtinTools, findTool } from "../tool/registry.ts";
 import { unifiedDiff } from "../tool/builtin/diff.ts";
-import { denialMessage, type PermissionPolicy } from "../tool/permission.ts";
+import { denialMessage, type PermissionPolicy, type PermissionRequest } from "../tool/permission.ts";
 import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from "./tool-host.ts";
 
 export interface ToolHostOptions {
@@ -29,6 +32,20 @@ export interface ToolHostOptions {
   tools?: ToolDefinition[];
 }
 
+/** A call after step 1: everything later steps need, computed once. */
+export interface PreparedCall {
+  id: string;
+  tool: ToolDefinition;
+  args: PreparedArgs;
+  /** The path argument as given (canonical key `path`), for the approval text. */
+  path?: string;
+  /** Resolved absolute path of the file a write/edit changes. */
+  absPath?: string;
+  command?: string;
+  /** What the permission policy sees (also what remember() persists from). */
+  request: PermissionRequest;
+}
+
 const FILE_WRITE_TOOLS = new Set(["write", "edit"]);
 const READ_PATH_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
 
@@ -39,11 +56,17 @@ export function createToolHost(o: ToolHostOptions): ToolHost {
     specs: (): ToolSpec[] => tools.map((t) => t.spec()),
     canonicalName: (name) => find(name)?.name,
     title: (name, args) => find(name)?.describe(args ?? {}) ?? name,
-    run: (call, ctx) => runCall(o, find, call, ctx),
+    run: async (call, ctx) => {
+      const prepared = prepareCall(o, find, call);
+      if ("text" in prepared) return prepared;
+      const refused = await authorize(o, prepared, ctx);
+      if (refused) return refused;
+      return execute(o, prepared, ctx);
+    },
   };
 }
 
-async function runCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | undefined, call: ToolCallRequest, ctx: ToolRunContext): Promise<ToolRunResult> {
+export function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | undefined, call: ToolCallRequest): PreparedCall | ToolRunResult {
   const tool = find(call.name);
   if (!tool) {
     return { text: `Unknown tool "${call.name}". Available tools: ${builtinTools().map((t) => t.name).join(", ")}. Use one of them with the documented arguments.`, isError: true, errorCode: "unknown_tool" };
@@ -51,90 +74,78 @@ async function runCall(o: ToolHostOptions, find: (n: string) => ToolDefinition |
   if (!call.args) {
     return { text: `The arguments of ${tool.name} could not be read (${call.argsError ?? "not a JSON object"}). Send them again as one valid JSON object.`, isError: true, errorCode: "invalid_args" };
   }
-  const args = call.args;
-  const path = typeof args.path === "string" ? args.path : typeof args.file === "string" ? args.file : undefined;
-  const command = typeof args.command === "string" ? args.command : undefined;
+  const prepared = tool.prepare(call.args);
+  if (!prepared.ok) return { text: prepared.message, isError: true, errorCode: "invalid_args" };
+  const args = prepared.args;
+  const path = typeof args.path === "string" && args.path !== "" ? args.path : undefined;
+  const command = tool.name === "exec" && typeof args.command === "string" ? args.command : undefined;
   let absPath: string | undefined;
-  if (path && FILE_WRITE_TOOLS.has(tool.name)) {
-    try {
-      absPath = o.paths.resolveWrite(path);
-    } catch (err) {
-      if (err instanceof PathError) return { text: err.message, isError: true, errorCode: err.code };
-      throw err;
-    }
-  }
-  // A path the tool would refuse anyway (outside the allowed roots, a symlink escape, a system path) is refused
-  // now, with the path policy's clear error, instead of first asking the user to approve a call that cannot run.
-  if (path && READ_PATH_TOOLS.has(tool.name)) {
-    try {
-      o.paths.resolveRead(path);
-    } catch (err) {
-      if (err instanceof PathError) return { text: err.message, isError: true, errorCode: err.code };
-      throw err;
-    }
-  }
-  const decision = o.policy.decide({ tool: tool.name, args, ...(absPath ?? path ? { path: absPath ?? path } : {}), ...(command ? { command } : {}) });
-  if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied" };
-  if (decision.action === "ask") {
-    const answer = await ctx.requestApproval({ tool: tool.name, action: actionText(tool.name, args, path, command), reason: decision.reason, ...diffFor(tool.name, args, absPath) });
-    if (answer === "always" || answer === "deny_always") {
-      await o.policy.remember(answer, { tool: tool.name, args, ...(absPath ?? path ? { path: absPath ?? path } : {}), ...(command ? { command } : {}) }).catch(() => undefined);
-    }
-    if (answer === "deny" || answer === "deny_always") {
-      return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)"), isError: true, errorCode: "permission_denied" };
-    }
-  }
-  if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
-  if (absPath && o.beforeFileChange) o.beforeFileChange(absPath);
-  const token = tool.name === "exec" ? o.aroundExec?.before() : undefined;
   try {
-    const out = await tool.run(args, {
+    if (path && FILE_WRITE_TOOLS.has(tool.name)) absPath = o.paths.resolveWrite(path);
+    // A path the tool would refuse anyway (outside the allowed roots, a symlink escape, a system path) is refused
+    // now, with the path policy's clear error, instead of first asking the user to approve a call that cannot run.
+    if (path && READ_PATH_TOOLS.has(tool.name)) o.paths.resolveRead(path);
+  } catch (err) {
+    if (err instanceof PathError) return { text: err.message, isError: true, errorCode: err.code };
+    throw err;
+  }
+  const where = absPath ?? path;
+  const request: PermissionRequest = { tool: tool.name, args, ...(where ? { path: where } : {}), ...(command !== undefined ? { command } : {}) };
+  return { id: call.id, tool, args, request, ...(path ? { path } : {}), ...(absPath ? { absPath } : {}), ...(command !== undefined ? { command } : {}) };
+}
+
+/** Undefined when the call may run; else the result that goes back to the model instead. */
+async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult | undefined> {
+  const decision = o.policy.decide(p.request);
+  if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied" };
+  if (decision.action === "allow") return undefined;
+  const diff = await previewDiff(o, p);
+  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason: decision.reason, ...(diff !== undefined ? { diff } : {}) });
+  if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);
+  if (answer === "deny" || answer === "deny_always") {
+    return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)"), isError: true, errorCode: "permission_denied" };
+  }
+  return undefined;
+}
+
+async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult> {
+  if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
+  if (p.absPath && o.beforeFileChange) o.beforeFileChange(p.absPath);
+  const isExec = p.tool.name === "exec";
+  const token = isExec ? o.aroundExec?.before() : undefined;
+  try {
+    const out = await p.tool.run(p.args, {
       projectRoot: o.projectRoot,
       cwd: o.cwd,
       paths: o.paths,
       signal: ctx.signal,
-      callId: call.id,
+      callId: p.id,
       env: o.env,
       onUpdate: ctx.onUpdate,
-      ...(o.saveOverflow ? { saveOverflow: (full: string) => o.saveOverflow!(call.id, full) } : {}),
+      ...(o.saveOverflow ? { saveOverflow: (full: string) => o.saveOverflow!(p.id, full) } : {}),
     });
     const r: ToolRunResult = { text: out.text, isError: out.isError === true };
     if (out.errorCode) r.errorCode = out.errorCode;
     if (out.details) r.details = out.details;
     return r;
   } finally {
-    if (tool.name === "exec") o.aroundExec?.after(token);
+    if (isExec) o.aroundExec?.after(token);
   }
 }
 
-function actionText(tool: string, args: Record<string, unknown>, path: string | undefined, command: string | undefined): string {
-  if (command) return command;
-  if (path) return path;
-  return `${tool} ${safeHead(JSON.stringify(args), 200)}`;
+function actionText(p: PreparedCall): string {
+  if (p.command !== undefined) return p.command;
+  if (p.path) return p.path;
+  return `${p.tool.name} ${safeHead(JSON.stringify(p.args), 200)}`;
 }
 
-function diffFor(tool: string, args: Record<string, unknown>, absPath: string | undefined): { diff?: string } {
-  if (!absPath) return {};
-  let before = "";
+/** The diff of what the call would write, from the tool's own preview; undefined when there is none. */
+async function previewDiff(o: ToolHostOptions, p: PreparedCall): Promise<string | undefined> {
+  const preview = await p.tool.preview(p.args, { projectRoot: o.projectRoot, paths: o.paths });
+  if (!preview) return undefined;
   try {
-    before = readFileSync(absPath, "utf8");
+    return unifiedDiff(preview.before, preview.after, { oldName: preview.path, newName: preview.path, maxChars: 8_000 }).text;
   } catch {
-    before = "";
-  }
-  let after: string | undefined;
-  if (tool === "write" && typeof args.content === "string") after = args.content;
-  if (tool === "edit") {
-    const edits = Array.isArray(args.edits) ? (args.edits as Array<Record<string, unknown>>) : [args];
-    after = before;
-    for (const e of edits) {
-      if (typeof e.old_string !== "string" || typeof e.new_string !== "string") continue;
-      after = e.replace_all === true ? after.split(e.old_string).join(e.new_string) : after.replace(e.old_string, e.new_string);
-    }
-  }
-  if (after === undefined) return {};
-  try {
-    return { diff: unifiedDiff(before, after, { oldName: absPath, newName: absPath, maxChars: 8_000 }).text };
-  } catch {
-    return {};
+    return undefined;
   }
 }

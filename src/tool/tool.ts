@@ -60,7 +60,27 @@ export interface ToolConfig<S extends AnyObjectSchema> {
   /** Short human line for the UI, e.g. `read src/main.ts:10-40`. */
   title(args: z.output<S>): string;
   execute(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * For tools that change a file: the file's text before and after the call, computed the same way `execute` will
+   * (the approval box shows this diff). Must not write anything; reads asynchronously.
+   */
+  preview?(args: z.output<S>, ctx: PreviewContext): Promise<FilePreview | undefined>;
 }
+
+export interface PreviewContext {
+  projectRoot: string;
+  paths: PathPolicy;
+}
+
+export interface FilePreview {
+  /** Absolute path of the file that would change. */
+  path: string;
+  before: string;
+  after: string;
+}
+
+/** Arguments after JSON decoding, alias normalisation and validation: what policy, preview and execution all see. */
+export type PreparedArgs = Record<string, unknown>;
 
 export interface ToolDefinition {
   readonly name: string;
@@ -71,6 +91,14 @@ export interface ToolDefinition {
   spec(): ToolSpec;
   /** Title for raw (unvalidated) args; falls back to the tool name when they do not parse. */
   describe(rawArgs: unknown): string;
+  /**
+   * Decodes, applies `argAliases` and validates once (`filename` → `path`). The host hands the result to the
+   * permission policy, the checkpoint snapshot, `preview` and `run`, so all of them see the same arguments;
+   * `run` accepts prepared arguments unchanged (validation is idempotent).
+   */
+  prepare(rawArgs: unknown): { ok: true; args: PreparedArgs } | { ok: false; message: string };
+  /** The before/after text of the file a call would change, when the tool defines `preview`. */
+  preview(args: PreparedArgs, ctx: PreviewContext): Promise<FilePreview | undefined>;
   run(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput>;
 }
 
@@ -108,6 +136,20 @@ export function defineTool<S extends AnyObjectSchema>(config: ToolConfig<S>): To
         return config.title(parsed.args);
       } catch {
         return config.name;
+      }
+    },
+    prepare(rawArgs) {
+      const parsed = parse(rawArgs);
+      return parsed.ok ? { ok: true, args: parsed.args as PreparedArgs } : parsed;
+    },
+    async preview(args, ctx) {
+      if (!config.preview) return undefined;
+      const parsed = parse(args);
+      if (!parsed.ok) return undefined;
+      try {
+        return await config.preview(parsed.args, ctx);
+      } catch {
+        return undefined;
       }
     },
     async run(rawArgs, ctx) {

@@ -18,6 +18,12 @@ export const writeTool = defineTool({
   readOnly: false,
   argAliases: { file_path: "path", file: "path", filename: "path", text: "content", contents: "content" },
   title: (args) => `write ${args.path}`,
+  async preview(args, ctx) {
+    const abs = ctx.paths.resolveWrite(args.path);
+    const existing = await readExisting(abs);
+    if (existing.kind === "dir") return undefined;
+    return { path: abs, before: existing.kind === "text" ? existing.text : "", after: args.content };
+  },
   async execute(args, ctx) {
     const abs = ctx.paths.resolveWrite(args.path);
     const shown = displayPath(abs, ctx.projectRoot);

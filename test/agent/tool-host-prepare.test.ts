@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createToolHost } from "../../src/agent/tool-host-impl.ts";
+import type { ToolRunContext } from "../../src/agent/tool-host.ts";
+import { createPermissionPolicy, type PermissionRequest } from "../../src/tool/permission.ts";
+import { createPathPolicy } from "../../src/tool/workspace.ts";
+import { editTool } from "../../src/tool/builtin/edit.ts";
+
+let dir: string;
+let project: string;
+let home: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "chatcli-prepare-"));
+  project = join(dir, "project");
+  home = join(dir, "home");
+  mkdirSync(project, { recursive: true });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function host(opts: { rules?: unknown; seen?: PermissionRequest[]; snapshots?: string[] } = {}) {
+  if (opts.rules) {
+    mkdirSync(join(project, ".chatcli"), { recursive: true });
+    writeFileSync(join(project, ".chatcli", "coder_policy.json"), JSON.stringify(opts.rules));
+  }
+  const policy = createPermissionPolicy({ homeDir: home, projectRoot: project, userHome: join(dir, "userhome") });
+  // The real policy, recording what it is asked.
+  const spied = new Proxy(policy, {
+    get: (target, key) => (key === "decide" ? (req: PermissionRequest) => (opts.seen?.push(req), target.decide(req)) : Reflect.get(target, key)),
+  });
+  return createToolHost({
+    projectRoot: project,
+    cwd: project,
+    paths: createPathPolicy({ projectRoot: project, extraReadPaths: [] }),
+    policy: spied,
+    env: {},
+    beforeFileChange: (p) => opts.snapshots?.push(p),
+  });
+}
+
+function ctx(approvals: Array<{ tool: string; action: string; diff?: string }>): ToolRunContext {
+  return { signal: new AbortController().signal, onUpdate: () => {}, requestApproval: async (r) => (approvals.push(r), "once") };
+}
+
+describe("one preparation step", () => {
+  test("argument aliases are normalised before the policy: read {filename: .env} hits `deny read .env`", async () => {
+    writeFileSync(join(project, ".env"), "SECRET=hunter22\n");
+    const seen: PermissionRequest[] = [];
+    const h = host({ rules: { rules: [{ pattern: "read .env", action: "deny" }] }, seen });
+    for (const key of ["filename", "file_path", "file", "path"]) {
+      const r = await h.run({ id: "1", name: "read", args: { [key]: ".env" } }, ctx([]));
+      expect(r.isError).toBe(true);
+      expect(r.errorCode).toBe("permission_denied");
+      expect(r.text).not.toContain("hunter22");
+    }
+    expect(seen.every((s) => s.args.path === ".env" && s.path === ".env")).toBe(true);
+  });
+
+  test("exec `cmd` alias reaches the policy as the command", async () => {
+    const h = host({ rules: { rules: [{ pattern: "exec echo", action: "deny" }] } });
+    const r = await h.run({ id: "1", name: "exec", args: { cmd: "echo hi" } }, ctx([]));
+    expect(r.errorCode).toBe("permission_denied");
+  });
+
+  test("write via `file_path`: the snapshot and the write see the same resolved path", async () => {
+    const snapshots: string[] = [];
+    const approvals: Array<{ tool: string; action: string; diff?: string }> = [];
+    const h = host({ snapshots });
+    const r = await h.run({ id: "1", name: "write", args: { file_path: "a.txt", contents: "new\n" } }, ctx(approvals));
+    expect(r.isError).toBe(false);
+    expect(snapshots).toEqual([join(project, "a.txt")]);
+    expect(readFileSync(join(project, "a.txt"), "utf8")).toBe("new\n");
+    expect(approvals[0]?.diff).toContain("+new");
+  });
+
+  test("invalid arguments are refused before anyone is asked", async () => {
+    const approvals: Array<{ tool: string; action: string }> = [];
+    const r = await host().run({ id: "1", name: "write", args: { path: "a.txt" } }, ctx(approvals));
+    expect(r.errorCode).toBe("invalid_args");
+    expect(approvals).toHaveLength(0);
+  });
+});
+
+describe("the approval diff is what edit writes", () => {
+  test("`$&`, `$$` and CRLF: the diff's + lines are exactly the written lines", async () => {
+    const file = join(project, "p.txt");
+    writeFileSync(file, "price 9\r\ncost 5\r\nkeep\r\n");
+    const approvals: Array<{ tool: string; action: string; diff?: string }> = [];
+    const args = { path: "p.txt", edits: [{ old_string: "price 9\ncost 5", new_string: "price $$9\ncost $&5" }, { old_string: "keep", new_string: "$'k$`" }] };
+    const r = await host().run({ id: "1", name: "edit", args }, ctx(approvals));
+    expect(r.isError).toBe(false);
+    const written = readFileSync(file, "utf8");
+    expect(written).toBe("price $$9\r\ncost $&5\r\n$'k$`\r\n");
+    const diff = approvals[0]?.diff ?? "";
+    const added = diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).map((l) => l.slice(1));
+    expect(added.map((l) => l.replace(/\r$/, ""))).toEqual(["price $$9", "cost $&5", "$'k$`"]);
+  });
+
+  test("edit's preview text is byte for byte the text its write produces (CRLF kept)", async () => {
+    const file = join(project, "q.txt");
+    writeFileSync(file, "a $1\r\nb\r\n");
+    const paths = createPathPolicy({ projectRoot: project, extraReadPaths: [] });
+    const args = editTool.prepare({ file_path: "q.txt", old_str: "a $1\nb", new_str: "$&\n$$\n$'" });
+    if (!args.ok) throw new Error(args.message);
+    const preview = await editTool.preview(args.args, { projectRoot: project, paths });
+    const out = await editTool.run(args.args, { projectRoot: project, cwd: project, paths, signal: new AbortController().signal, callId: "1", env: {} });
+    expect(out.isError).toBeFalsy();
+    expect(preview?.after).toBe(readFileSync(file, "utf8"));
+    expect(preview?.after).toBe("$&\r\n$$\r\n$'\r\n");
+  });
+
+  test("replace_all with `$&` in the replacement", async () => {
+    const file = join(project, "r.txt");
+    writeFileSync(file, "a x a\n");
+    const approvals: Array<{ tool: string; action: string; diff?: string }> = [];
+    await host().run({ id: "1", name: "edit", args: { path: "r.txt", old_string: "a", new_string: "$&$&", replace_all: true } }, ctx(approvals));
+    expect(readFileSync(file, "utf8")).toBe("$&$& x $&$&\n");
+    expect(approvals[0]?.diff).toContain("+$&$& x $&$&");
+  });
+});
