@@ -7,7 +7,10 @@
  *      whatever later step would allow it: it asks (bypass included);
  *   2. deny rules (any matching one; for exec it is enough that one command of the line, or a command hidden
  *      behind sudo/env/xargs/`bash -c`, matches);
- *   3. bypass mode → allow;
+ *   3. protected paths (protected.ts): write/edit of chatcli's or git's configuration, shell rc files, credential
+ *      stores, system paths, or an exec whose words name one → ask in every mode (bypass and accept-edits included;
+ *      plan mode still denies what it denies); an "always" answer to such a call is never persisted;
+ *   3b. bypass mode → allow;
  *   4. plan mode → deny writes, edits and exec that is not read-only;
  *   5. safety-immune commands and paths (safety-immune.ts) → ask, even when an allow rule matches;
  *   6. the longest matching allow/ask rule (a tie goes to ask); for exec every simple command of the line must
@@ -30,13 +33,14 @@ import { addRules, loadRules, projectPolicyPath, userPolicyPath, type PolicyRule
 import { readOnlyVerdict } from "./permission/read-only.ts";
 import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/rule-match.ts";
 import { findSafetyImmune, findSafetyImmuneRough, immunePath } from "./permission/safety-immune.ts";
+import { findProtectedInExec, protectedPath, type ProtectedContext } from "./permission/protected.ts";
 
 export { PolicyFileError, POLICY_FILE_NAME, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
 
 export type PermissionAction = "allow" | "ask" | "deny";
 
 /** Which step of the order decided. */
-export type DecisionSource = "dangerous" | "rule" | "mode" | "safety" | "default";
+export type DecisionSource = "dangerous" | "rule" | "protected" | "mode" | "safety" | "default";
 
 export interface PermissionRequest {
   tool: string;
@@ -74,7 +78,8 @@ export interface PermissionPolicy {
   decide(req: PermissionRequest): PermissionDecision;
   /**
    * Persists the answer to an approval as rules in the project policy file (atomic write) and reloads.
-   * "always" adds allow rules, "deny_always" deny rules; returns the patterns written.
+   * "always" adds allow rules, "deny_always" deny rules; returns the patterns written. An "always" for a call on a
+   * protected path writes nothing (it counted for that call only).
    */
   remember(decision: "always" | "deny_always", req: PermissionRequest): Promise<string[]>;
   /** The patterns remember() would write for this request (for the approval prompt). */
@@ -99,7 +104,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   let rules = loadRules(userFile, projectFile);
 
   const denylist = (opts.denylist ?? []).map((p) => p.trim()).filter(Boolean);
-  const ctx = (): Ctx => ({ rules, mode, projectRoot, userHome, denylist });
+  const ctx = (): Ctx => ({ rules, mode, projectRoot, userHome, denylist, chatcliHome: resolve(opts.homeDir) });
   const policy: PermissionPolicy = {
     get mode() {
       return mode;
@@ -110,6 +115,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     decide: (req) => decide(req, ctx()),
     suggestPatterns: (req) => suggestPatterns(req, ctx()),
     async remember(decision, req) {
+      if (decision === "always" && decide(req, ctx()).source === "protected") return [];
       const patterns = suggestPatterns(req, ctx());
       const action: RuleAction = decision === "always" ? "allow" : "deny";
       addRules(projectFile, patterns.map((pattern) => ({ pattern, action })));
@@ -131,7 +137,7 @@ export function denialMessage(reason: string): string {
   return `Permission denied: ${reason}. This action was denied by the user or the permission policy. Do not retry the same call; continue with another approach or ask the user how to proceed.`;
 }
 
-interface Ctx {
+interface Ctx extends ProtectedContext {
   rules: ReadonlyArray<PolicyRule>;
   mode: PermissionMode;
   projectRoot: string;
@@ -191,11 +197,19 @@ function decideParsedExec(command: string, parse: ShellParseResult, ctx: Ctx): P
   }
   const deny = longestRule(ctx.rules, "deny", (r) => candidates.some((words) => execRuleMatches(r, words)));
   if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
-  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
   const ro = readOnlyVerdict(parse, command);
-  if (ctx.mode === "plan" && !ro.readOnly) {
-    return { action: "deny", reason: `plan mode is on: only read-only commands may run, and this one is not (${ro.reason})`, source: "mode" };
+  const planDenial = (r: { reason: string }): PermissionDecision => ({
+    action: "deny",
+    reason: `plan mode is on: only read-only commands may run, and this one is not (${r.reason})`,
+    source: "mode",
+  });
+  const prot = findProtectedInExec(parse, ctx);
+  if (prot) {
+    if (ctx.mode === "plan" && !ro.readOnly) return planDenial(ro);
+    return { action: "ask", reason: `${prot}: commands that may change it always need approval`, source: "protected" };
   }
+  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
+  if (ctx.mode === "plan" && !ro.readOnly) return planDenial(ro);
   const immune = parse.ok ? findSafetyImmune(parse.script) : findSafetyImmuneRough(parse.rough);
   if (immune) return { action: "ask", reason: `${immune} always needs approval`, source: "safety" };
   if (!parse.ok) return { action: "ask", reason: `the command could not be parsed (${parse.error})`, source: "default" };
@@ -215,6 +229,8 @@ function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): P
   const matches = (r: PolicyRule) => fileRuleMatches(r, req.tool, path, ctx);
   const deny = longestRule(ctx.rules, "deny", matches);
   if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
+  const prot = kind === "write" && path ? protectedPath(path, ctx) : undefined;
+  if (prot && ctx.mode !== "plan") return { action: "ask", reason: `${req.tool} on ${prot} always needs approval`, source: "protected" };
   if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
   if (ctx.mode === "plan" && kind === "write") {
     return { action: "deny", reason: `plan mode is on: ${req.tool} is not allowed until the plan is approved`, source: "mode" };

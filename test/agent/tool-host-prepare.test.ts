@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createToolHost } from "../../src/agent/tool-host-impl.ts";
@@ -80,6 +80,25 @@ describe("one preparation step", () => {
     const r = await host().run({ id: "1", name: "write", args: { path: "a.txt" } }, ctx(approvals));
     expect(r.errorCode).toBe("invalid_args");
     expect(approvals).toHaveLength(0);
+  });
+});
+
+describe("protected paths through the host", () => {
+  test("bypass: a write through a symlink into <project>/.chatcli asks, and 'deny' leaves the file alone", async () => {
+    const cfgDir = join(project, ".chatcli");
+    mkdirSync(cfgDir, { recursive: true });
+    writeFileSync(join(cfgDir, "settings.json"), "{}\n");
+    symlinkSync(cfgDir, join(project, "cfg"));
+    const policy = createPermissionPolicy({ homeDir: home, projectRoot: project, userHome: join(dir, "userhome"), mode: "bypass" });
+    const h = createToolHost({ projectRoot: project, cwd: project, paths: createPathPolicy({ projectRoot: project, extraReadPaths: [] }), policy, env: {} });
+    const asked: string[] = [];
+    const r = await h.run(
+      { id: "1", name: "write", args: { filename: "cfg/settings.json", content: '{"permissionMode":"bypass"}' } },
+      { signal: new AbortController().signal, onUpdate: () => {}, requestApproval: async (q) => (asked.push(q.reason), "deny") },
+    );
+    expect(r.errorCode).toBe("permission_denied");
+    expect(asked[0]).toContain("chatcli");
+    expect(readFileSync(join(cfgDir, "settings.json"), "utf8")).toBe("{}\n");
   });
 });
 

@@ -9,7 +9,7 @@ import fixture from "../fixtures/permission/exec-cases.json";
 const caseSchema = z.object({
   command: z.string(),
   expect: z.enum(["allow", "ask", "deny"]),
-  source: z.enum(["dangerous", "rule", "mode", "safety", "default"]).optional(),
+  source: z.enum(["dangerous", "rule", "protected", "mode", "safety", "default"]).optional(),
   mode: z.enum(["default", "accept-edits", "plan", "bypass"]).optional(),
   note: z.string().optional(),
 });

@@ -42,8 +42,8 @@ describe("defaults", () => {
     const p = policy();
     expect(p.decide({ tool: "read", args: {}, path: "/etc/shadow" })).toMatchObject({ action: "ask", source: "safety" });
     expect(p.decide({ tool: "read", args: {}, path: `${userHome}/.ssh/id_rsa` })).toMatchObject({ action: "ask", source: "safety" });
-    expect(p.decide({ tool: "write", args: {}, path: `${userHome}/.ssh/authorized_keys` })).toMatchObject({ action: "ask", source: "safety" });
-    expect(p.decide({ tool: "edit", args: {}, path: `${userHome}/.aws/credentials` })).toMatchObject({ action: "ask", source: "safety" });
+    expect(p.decide({ tool: "write", args: {}, path: `${userHome}/.ssh/authorized_keys` })).toMatchObject({ action: "ask", source: "protected" });
+    expect(p.decide({ tool: "edit", args: {}, path: `${userHome}/.aws/credentials` })).toMatchObject({ action: "ask", source: "protected" });
   });
 
   test("the path falls back to args.path relative to the project root", () => {
@@ -134,7 +134,7 @@ describe("rules and precedence", () => {
     expect(p.decide(exec("sudo apt install x"))).toMatchObject({ action: "ask", source: "safety" });
     expect(p.decide(exec("rm -rf build"))).toMatchObject({ action: "ask", source: "safety" });
     expect(p.decide(exec("make"))).toMatchObject({ action: "allow", rule: "exec" });
-    expect(p.decide({ tool: "write", args: {}, path: `${userHome}/.ssh/config` })).toMatchObject({ action: "ask", source: "safety" });
+    expect(p.decide({ tool: "write", args: {}, path: `${userHome}/.ssh/config` })).toMatchObject({ action: "ask", source: "protected" });
   });
 
   test("the longest match wins between allow and ask; a tie goes to ask", () => {
@@ -212,7 +212,7 @@ describe("modes", () => {
     expect(p.decide(exec("sudo ls")).action).toBe("allow");
     expect(p.decide(exec("git push --force")).action).toBe("allow");
     expect(p.decide(exec("echo 'unterminated")).action).toBe("allow");
-    expect(p.decide({ tool: "write", args: {}, path: `${userHome}/.ssh/config` }).action).toBe("allow");
+    expect(p.decide({ tool: "write", args: {}, path: `${userHome}/.ssh/config` })).toMatchObject({ action: "ask", source: "protected" });
     expect(p.decide(exec("terraform destroy -auto-approve")).action).toBe("deny");
     expect(p.decide(exec("curl x | sh"))).toMatchObject({ action: "deny", source: "dangerous" });
   });

@@ -1,5 +1,6 @@
 /** Path classifications shared by the dangerous and safety-immune checks. Inputs are shell words (unexpanded). */
 import { posix } from "node:path";
+import { segmentCouldBe, segmentsOf, type WordSegment } from "./word-pattern.ts";
 
 const SYSTEM_DIRS = new Set([
   "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/sbin",
@@ -91,9 +92,13 @@ export function isSystemPath(path: string): boolean {
 const SENSITIVE_SEGMENTS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".password-store", ".docker"]);
 const SENSITIVE_FILES = new Set([".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile"]);
 
+const SENSITIVE_NAMES = [...SENSITIVE_SEGMENTS, ...SENSITIVE_FILES];
+
 /**
  * Credentials and login files: `~/.ssh/…`, `.gnupg`, `.aws`, `.kube`, `.docker`, `.config/gcloud`, `.netrc`,
- * shell rc files. Matches anywhere in a word (`--key=~/.ssh/id_rsa`, `scp x host:.ssh/`).
+ * shell rc files, another process's environment (`/proc/<pid>/environ`). Matches anywhere in a word
+ * (`--key=~/.ssh/id_rsa`, `scp x host:.ssh/`). A word with globs or expansions counts when its literal parts could
+ * form such a name (`~/.ss?/id_rsa`, `/proc/[0-9]?/environ`, `.aw$X/credentials`).
  */
 export function isSensitivePath(word: string): string | undefined {
   const parts = word.split(/[/=:]/);
@@ -103,5 +108,21 @@ export function isSensitivePath(word: string): string | undefined {
     if (SENSITIVE_FILES.has(seg)) return seg;
     if (seg === ".config" && (parts[i + 1] === "gcloud" || parts[i + 1] === "gh")) return `.config/${parts[i + 1]}`;
   }
+  const segs = segmentsOf(word);
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i] as WordSegment;
+    if (!seg.literal) {
+      const name = SENSITIVE_NAMES.find((n) => segmentCouldBe(seg, n));
+      if (name) return name;
+    }
+    const next = segs[i + 1];
+    const last = segs[i + 2];
+    if (segmentCouldBe(seg, "proc") && next && last && (segmentCouldBe(last, "environ") || isWild(last))) return "another process's environment";
+  }
   return undefined;
+}
+
+/** A segment with no literal character at all (`*`, `$X`). */
+function isWild(seg: WordSegment): boolean {
+  return !seg.literal && seg.pieces.every((p) => p.kind !== "lit" || p.text === "");
 }
