@@ -25,6 +25,7 @@ import { detectLang, setLang } from "./i18n/i18n.ts";
 import { t } from "./i18n/i18n.ts";
 import { runHeadless } from "./ui/headless/run-headless.ts";
 import { Logger } from "./util/logger.ts";
+import { createRedactor } from "./store/redact.ts";
 import { PolicyFileError } from "./tool/permission.ts";
 import { VERSION, versionString } from "./version.ts";
 import { updateCommand } from "./cli/commands/update.ts";
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   setLang(cfg.settings.language && !cfg.env.CHATCLI_LANG ? cfg.settings.language : detectLang(cfg.env));
   for (const w of cfg.warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
   const logger = new Logger(join(cfg.home, "logs"));
-  logger.addSecrets(Object.entries(cfg.env).filter(([k]) => /(_API_KEY|_TOKEN|_SECRET)$/.test(k)).map(([, v]) => v));
+  logger.addScrubber(createRedactor(cfg.env));
   registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
 
   try {

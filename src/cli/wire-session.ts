@@ -163,7 +163,7 @@ export function wireSession(o: WireOptions): WiredSession {
       contextWindow: () => session?.contextWindow ?? contextWindow,
       onUsage: (u, model) => usage.record("compaction", session?.model.providerId ?? resolved.providerId, model, u),
     }),
-    archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId }))(m),
+    archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId, redact: createRedactor(cfg.env) }))(m),
     ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
   });
   const store = o.store ?? new SessionStore({ home: cfg.home, env: cfg.env });
@@ -312,6 +312,7 @@ export function earlyExitFromEnv(env: Record<string, string | undefined>): numbe
 /** The fast-model labeller (never the main model); its tokens are recorded under the purpose tool_use_summary. */
 function wireSummaries(cfg: Config, usage: UsageTracker, publish: (e: import("../protocol/events.ts").AgentEvent) => void): ToolUseSummarizer | undefined {
   const logger = new Logger(join(cfg.home, "logs"));
+  logger.addScrubber(createRedactor(cfg.env));
   const r = summarizerFromConfig({
     env: cfg.env,
     settings: cfg.settings,

@@ -1,4 +1,19 @@
 /**
+ * The values this process loaded from `.env` files, whatever their names: the redactor (store/redact.ts) keeps
+ * every one of them out of session files, snapshots, logs and archives.
+ */
+const loaded = new Set<string>();
+
+/** Records values loaded from a `.env` file (loadConfig calls it for the variables it actually set). */
+export function rememberDotenvValues(values: Iterable<string>): void {
+  for (const v of values) if (v !== "") loaded.add(v);
+}
+
+export function loadedDotenvValues(): string[] {
+  return [...loaded];
+}
+
+/**
  * Minimal `.env` parser: KEY=VALUE lines, `export ` prefix, # comments, single/double quotes
  * (double quotes understand \n and \"). Values never override variables already in the environment.
  */

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionMode } from "../protocol/events.ts";
-import { parseDotenv } from "./dotenv.ts";
+import { parseDotenv, rememberDotenvValues } from "./dotenv.ts";
 import { chatcliHome, findProjectRoot } from "./paths.ts";
 import { KNOWN_TOP_LEVEL_KEYS, settingsSchema, type Settings } from "./settings-schema.ts";
 
@@ -56,6 +56,7 @@ export function loadConfig(opts: LoadOptions): Config {
     try {
       const vars = parseDotenv(readFileSync(dotenvPath, "utf8"));
       for (const [k, v] of Object.entries(vars)) if (env[k] === undefined) env[k] = v;
+      rememberDotenvValues(Object.values(vars));
       dotenvUsed = dotenvPath;
     } catch (err) {
       throw new ConfigError(`cannot read ${dotenvPath}: ${(err as Error).message}`);

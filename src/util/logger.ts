@@ -11,6 +11,7 @@ export class Logger {
   readonly file: string;
   private ready = false;
   private secrets: string[] = [];
+  private scrubbers: Array<(s: string) => string> = [];
 
   constructor(dir: string, now = new Date()) {
     this.file = join(dir, `chatcli-${now.toISOString().slice(0, 10)}.log`);
@@ -21,8 +22,14 @@ export class Logger {
     for (const v of values) if (v && v.length >= 8) this.secrets.push(v);
   }
 
+  /** Adds a redactor (store/redact.ts: .env values, URL passwords, key shapes) run on every line. */
+  addScrubber(fn: (s: string) => string): void {
+    this.scrubbers.push(fn);
+  }
+
   scrub(s: string): string {
     let out = s;
+    for (const fn of this.scrubbers) out = fn(out);
     for (const v of this.secrets) out = out.split(v).join("[REDACTED]");
     for (const re of SECRET_PATTERNS) out = out.replace(re, "[REDACTED]");
     return out;

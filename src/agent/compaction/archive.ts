@@ -7,7 +7,11 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../../protocol/message.ts";
 
-export function createArchiver(dir: string, opts: { sessionId: string; now?: () => number } = { sessionId: "session" }): (messages: Message[]) => string | undefined {
+export function createArchiver(
+  dir: string,
+  opts: { sessionId: string; now?: () => number; redact?: (text: string) => string } = { sessionId: "session" },
+): (messages: Message[]) => string | undefined {
+  const redact = opts.redact ?? ((t: string) => t);
   let seq = 0;
   const now = opts.now ?? Date.now;
   return (messages) => {
@@ -16,7 +20,7 @@ export function createArchiver(dir: string, opts: { sessionId: string; now?: () 
       seq++;
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, "-");
       const file = join(dir, `${opts.sessionId}-${stamp}-${seq}.jsonl`);
-      writeFileSync(file, messages.map((m) => JSON.stringify(m)).join("\n") + "\n", { flag: "wx", mode: 0o600 });
+      writeFileSync(file, messages.map((m) => redact(JSON.stringify(m))).join("\n") + "\n", { flag: "wx", mode: 0o600 });
       chmodSync(file, 0o600);
       return file;
     } catch {
