@@ -22,6 +22,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../protocol/events.ts";
+import { t } from "../i18n/i18n.ts";
 import type { Message } from "../protocol/message.ts";
 import { BlobStore, sha256 } from "./checkpoints/blob-store.ts";
 import { gitView, isGitRepo } from "./checkpoints/git-head.ts";
@@ -29,6 +30,8 @@ import { checkpointLabel, cutLabel, lastUserIndex, lastUserMessage } from "./che
 import { sameStat, scanProject, type FileStat } from "./checkpoints/project-scan.ts";
 import { checkpointIndexSchema, type CheckpointIndex, type CheckpointRecord, type CheckpointSummary, type PriorState, type RestorePlan } from "./checkpoints/schema.ts";
 import { planFor } from "./checkpoints/plan.ts";
+import { checkIndex } from "./checkpoints/index-check.ts";
+import { assertSafeId } from "../store/store-ids.ts";
 import { restoreFiles, type RewindOp } from "./checkpoints/restore-files.ts";
 import { cacheBeforeExec, captureCurrent, currentHash, priorOfExecChange, refreshKnown, type CaptureContext, type ExecToken } from "./checkpoints/snapshot-capture.ts";
 import { persistIndex, readHistoryFile, removeHistoryFile, writeHistoryFile } from "./checkpoints/store-files.ts";
@@ -66,7 +69,7 @@ export interface CheckpointStoreOptions {
 }
 
 export function checkpointDir(home: string, sessionId: string): string {
-  return join(home, "snapshots", sessionId);
+  return join(home, "snapshots", assertSafeId(sessionId, "session id"));
 }
 
 /** `CHATCLI_CHECKPOINT_MAX_FILE_MB` and `CHATCLI_CHECKPOINT_STORE_MB` (fractions allowed). */
@@ -116,9 +119,20 @@ export class CheckpointStore {
     }
   }
 
+  /** Parses and validates (index-check.ts): tampered entries are dropped with a warning naming the file. */
   static fromJSON(raw: unknown, o: CheckpointStoreOptions): CheckpointStore {
-    return new CheckpointStore(o, checkpointIndexSchema.parse(raw));
+    const { index, problems } = checkIndex(checkpointIndexSchema.parse(raw), o.projectRoot);
+    const store = new CheckpointStore(o, index);
+    if (problems.length > 0) {
+      const text = t("checkpoint.indexRefused", { file: join(o.dir, "index.json"), problems: problems.join("; ") });
+      setTimeout(() => o.publish?.({ type: "notice", level: "warn", text }), 0);
+      store.loadWarnings.push(text);
+    }
+    return store;
   }
+
+  /** What validation refused when the index was loaded (also published as a warn notice). */
+  readonly loadWarnings: string[] = [];
 
   toJSON(): CheckpointIndex {
     return this.index;
@@ -225,7 +239,7 @@ export class CheckpointStore {
     // The state before the rewind becomes a checkpoint: the restore's own writes below are recorded into it.
     const undoLabel = cutLabel(`(before rewind) ${lastUserMessage(history)?.content ?? "(start)"}`);
     this.save(history, { label: undoLabel, keepPrompt: true });
-    if (plan) this.publishNotice(restoreFiles({ index: this.index, blobs: this.blobs, beforeFileChange: (p) => this.beforeFileChange(p), finalizePending: () => this.finalizePending() }, plan, op));
+    if (plan) this.publishNotice(restoreFiles({ index: this.index, projectRoot: this.o.projectRoot, blobs: this.blobs, beforeFileChange: (p) => this.beforeFileChange(p), finalizePending: () => this.finalizePending() }, plan, op));
     this.persist();
     if (!target) return { prompt: "" };
     const restored = cp.promptIndex !== undefined ? target.slice(0, cp.promptIndex) : target;

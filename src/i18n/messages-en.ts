@@ -179,6 +179,8 @@ export const en = {
   "restore.skipped": "Skipped (changed outside chatcli): {files}.",
   "restore.kept": "Kept files created after the checkpoint: {files}.",
   "restore.notRestorable": "Not restorable: {files}.",
+  "checkpoint.indexRefused": "{file}: ignored entries that are not valid: {problems}. Nothing outside the project will be written or deleted.",
+  "restore.outside": "Refused (outside the project by its real path): {files}.",
   "restore.failed": "Failed: {files}.",
   "slash.sessionUsage": "Usage: /session save <name> | list | load <id|name> | delete <id|name> | new | fork",
   "slash.sessionInfo": "Session {id} · {count} message(s) · {file}",

@@ -177,6 +177,8 @@ export const ptBR: Record<MessageKey, string> = {
   "restore.skipped": "Ignorados (alterados fora do chatcli): {files}.",
   "restore.kept": "Mantidos os arquivos criados depois do checkpoint: {files}.",
   "restore.notRestorable": "Não restauráveis: {files}.",
+  "checkpoint.indexRefused": "{file}: entradas inválidas ignoradas: {problems}. Nada fora do projeto será gravado ou apagado.",
+  "restore.outside": "Recusados (fora do projeto pelo caminho real): {files}.",
   "restore.failed": "Falharam: {files}.",
   "slash.sessionUsage": "Uso: /session save <nome> | list | load <id|nome> | delete <id|nome> | new | fork",
   "slash.sessionInfo": "Sessão {id} · {count} mensagem(ns) · {file}",

@@ -12,6 +12,7 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
 import { SESSION_RECORD_VERSION, sessionRecordSchema, viewEventOf, type HistoryPart, type MetaRecord, type RecordInput, type SessionRecord } from "./session-records.ts";
 import type { Redactor } from "./redact.ts";
+import { isSafeId } from "./store-ids.ts";
 
 export const SESSION_EXT = ".jsonl";
 
@@ -254,7 +255,7 @@ export function parseSession(file: string, text: string): LoadedSession {
   }
   if (newer) warnings.push(`${basename(file)}: ${newer} record(s) written by a newer chatcli were skipped`);
   if (unresolved) warnings.push(`${basename(file)}: ${unresolved} kept range(s) named entries that are missing (a damaged line?); those messages were left out`);
-  const resolvedMeta = meta ?? fallbackMeta(file, history);
+  const resolvedMeta = checkedMeta(file, meta ?? fallbackMeta(file, history), warnings);
   if (!meta) warnings.push(`${basename(file)}: no metadata record; using defaults`);
   let lastModel = { provider: resolvedMeta.provider, model: resolvedMeta.model };
   for (const e of events) if (e.type === "model_switch") lastModel = { provider: e.provider, model: e.model };
@@ -307,6 +308,19 @@ function rebuildHistory(history: Message[], ids: string[], parts: HistoryPart[],
     }
   }
   return { history: out, ids: outIds, unresolved };
+}
+
+/**
+ * The id names the session's files (`sessions/<id>.jsonl`, `snapshots/<id>/`): one that is not a plain id (`../../x`)
+ * is replaced by the file's own name, or the file is refused when that is not a plain id either.
+ */
+function checkedMeta(file: string, meta: MetaRecord, warnings: string[]): MetaRecord {
+  if (isSafeId(meta.id) && (meta.forkedFrom === undefined || isSafeId(meta.forkedFrom))) return meta;
+  const own = basename(file, SESSION_EXT);
+  if (!isSafeId(own)) throw new Error(`${file}: refused: the session id ${JSON.stringify(meta.id)} is not a valid id`);
+  warnings.push(`${basename(file)}: the session id ${JSON.stringify(meta.id)} is not a valid id; using ${own}`);
+  const { forkedFrom: _dropped, ...rest } = meta;
+  return { ...rest, id: own };
 }
 
 function fallbackMeta(file: string, history: Message[]): MetaRecord {

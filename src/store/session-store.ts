@@ -12,6 +12,7 @@ import { parseChatcliSession } from "./chatcli-import.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { ensurePrivateDir, entryId, loadSession, SESSION_EXT, SessionFileWriter, titleOf, type LoadedSession, type SessionFs } from "./session-file.ts";
 import { metaRecordSchema, type MetaRecord } from "./session-records.ts";
+import { assertSafeId } from "./store-ids.ts";
 
 /** Same rule as ChatCLI's session names. */
 export const SESSION_NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_\-.]{0,254}$/;
@@ -56,12 +57,12 @@ export class SessionStore {
   }
 
   fileFor(id: string): string {
-    return join(this.dir, `${id}${SESSION_EXT}`);
+    return join(this.dir, `${assertSafeId(id, "session id")}${SESSION_EXT}`);
   }
 
   /** The session's own directory (created on first use by whoever writes into it). */
   dataDirFor(id: string): string {
-    return join(this.dir, id);
+    return join(this.dir, assertSafeId(id, "session id"));
   }
 
   /** Where the session's overflow files go: full tool outputs that the model's previews name. */

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isBlobHash } from "../../store/store-ids.ts";
 
 export function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -14,7 +15,9 @@ export function sha256(bytes: Uint8Array): string {
 export class BlobStore {
   constructor(readonly dir: string) {}
 
+  /** Only a sha256 hex name may become a path (an index.json can be tampered with: `../../x`). */
   private path(hash: string): string {
+    if (!isBlobHash(hash)) throw new Error(`invalid blob name ${JSON.stringify(hash)}`);
     return join(this.dir, hash);
   }
 
@@ -28,6 +31,7 @@ export class BlobStore {
 
   /** Stores `bytes` (once); returns the hash, or an error message when the store cannot be written. */
   put(bytes: Uint8Array, hash = sha256(bytes)): { hash: string } | { error: string } {
+    if (!isBlobHash(hash)) return { error: `invalid blob name ${JSON.stringify(hash)}` };
     if (this.has(hash)) return { hash };
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -49,6 +53,6 @@ export class BlobStore {
   }
 
   remove(hash: string): void {
-    rmSync(this.path(hash), { force: true });
+    if (isBlobHash(hash)) rmSync(this.path(hash), { force: true });
   }
 }
