@@ -3,7 +3,7 @@
  * A pattern without `/` also matches file names at any depth (`*.ts` finds src/a/b.ts), which is what models expect.
  * Honors .gitignore, skips .git and node_modules (unless the pattern names node_modules). Newest first by default.
  */
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, errorOutput } from "../tool.ts";
 import { displayPath } from "./fs-util.ts";
@@ -48,7 +48,7 @@ export const globTool = defineTool({
       }
       let mtime = 0;
       try {
-        mtime = (await stat(e.abs)).mtimeMs;
+        mtime = (await (e.isSymlink ? lstat : stat)(e.abs)).mtimeMs; // never follow a link out of the project
       } catch {
         // vanished during the walk
       }

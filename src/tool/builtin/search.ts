@@ -109,6 +109,15 @@ async function searchWithRipgrep(rg: string, args: Args, root: string, ctx: Tool
   return { hits, limited, engine: "ripgrep" };
 }
 
+function readable(ctx: ToolContext, abs: string): boolean {
+  try {
+    ctx.paths.resolveRead(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function searchBuiltin(args: Args, root: string, ctx: ToolContext, max: number): Promise<SearchResult | ToolOutput> {
   let re: RegExp;
   try {
@@ -148,6 +157,8 @@ async function searchBuiltin(args: Args, root: string, ctx: ToolContext, max: nu
     await walk(root, { ignoreBase: ctx.projectRoot, skipDirs: ["node_modules"], signal: ctx.signal }, async (e) => {
       if (e.isDir) return e.name === "node_modules" ? "prune" : true;
       if (!globMatches(e.rel, e.name)) return true;
+      // A symlinked file is read only when its target is inside the allowed roots (rg does not follow links either).
+      if (e.isSymlink && !readable(ctx, e.abs)) return true;
       return searchFile(e.abs);
     });
   }
