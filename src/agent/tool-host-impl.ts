@@ -15,6 +15,7 @@ import { PathError } from "../tool/workspace.ts";
 import { builtinTools, findTool } from "../tool/registry.ts";
 import { unifiedDiff } from "../tool/builtin/diff.ts";
 import { denialMessage, type PermissionPolicy, type PermissionRequest } from "../tool/permission.ts";
+import type { ConfigGuard } from "../tool/permission/config-guard.ts";
 import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from "./tool-host.ts";
 
 export interface ToolHostOptions {
@@ -29,6 +30,11 @@ export interface ToolHostOptions {
   beforeFileChange?: (absPath: string) => void;
   /** Called around exec so changed files can be snapshotted. */
   aroundExec?: { before(): unknown; after(token: unknown): void };
+  /**
+   * Around an exec no person approved: protected files (chatcli's settings and policy, git's config and hooks, rc
+   * files) the command changed are put back and the result says so (permission/config-guard.ts).
+   */
+  configGuard?: ConfigGuard;
   tools?: ToolDefinition[];
 }
 
@@ -59,9 +65,9 @@ export function createToolHost(o: ToolHostOptions): ToolHost {
     run: async (call, ctx) => {
       const prepared = prepareCall(o, find, call);
       if ("text" in prepared) return prepared;
-      const refused = await authorize(o, prepared, ctx);
-      if (refused) return refused;
-      return execute(o, prepared, ctx);
+      const verdict = await authorize(o, prepared, ctx);
+      if (typeof verdict !== "string") return verdict;
+      return execute(o, prepared, ctx, verdict);
     },
   };
 }
@@ -94,43 +100,69 @@ export function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinit
   return { id: call.id, tool, args, request, ...(path ? { path } : {}), ...(absPath ? { absPath } : {}), ...(command !== undefined ? { command } : {}) };
 }
 
-/** Undefined when the call may run; else the result that goes back to the model instead. */
-async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult | undefined> {
+/** How a call got to run: allowed by the policy alone, or approved by a person. */
+export type Authorization = "allowed" | "approved";
+
+/** The authorization when the call may run; else the result that goes back to the model instead. */
+async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult | Authorization> {
   const decision = o.policy.decide(p.request);
   if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied" };
-  if (decision.action === "allow") return undefined;
+  if (decision.action === "allow") return "allowed";
   const diff = await previewDiff(o, p);
   const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason: decision.reason, ...(diff !== undefined ? { diff } : {}) });
   if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);
   if (answer === "deny" || answer === "deny_always") {
     return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)"), isError: true, errorCode: "permission_denied" };
   }
-  return undefined;
+  return "approved";
 }
 
-async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult> {
+async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization): Promise<ToolRunResult> {
   if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
   if (p.absPath && o.beforeFileChange) o.beforeFileChange(p.absPath);
-  const isExec = p.tool.name === "exec";
-  const token = isExec ? o.aroundExec?.before() : undefined;
+  if (p.tool.name !== "exec") return runTool(o, p, ctx);
+  const token = o.aroundExec?.before();
   try {
-    const out = await p.tool.run(p.args, {
-      projectRoot: o.projectRoot,
-      cwd: o.cwd,
-      paths: o.paths,
-      signal: ctx.signal,
-      callId: p.id,
-      env: o.env,
-      onUpdate: ctx.onUpdate,
-      ...(o.saveOverflow ? { saveOverflow: (full: string) => o.saveOverflow!(p.id, full) } : {}),
-    });
-    const r: ToolRunResult = { text: out.text, isError: out.isError === true };
-    if (out.errorCode) r.errorCode = out.errorCode;
-    if (out.details) r.details = out.details;
-    return r;
+    // The guard puts files back before the checkpoint scan (after()), so snapshots see them as they are left.
+    return await withConfigGuard(how === "allowed" ? o.configGuard : undefined, () => runTool(o, p, ctx));
   } finally {
-    if (isExec) o.aroundExec?.after(token);
+    o.aroundExec?.after(token);
   }
+}
+
+async function runTool(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult> {
+  const out = await p.tool.run(p.args, {
+    projectRoot: o.projectRoot,
+    cwd: o.cwd,
+    paths: o.paths,
+    signal: ctx.signal,
+    callId: p.id,
+    env: o.env,
+    onUpdate: ctx.onUpdate,
+    ...(o.saveOverflow ? { saveOverflow: (full: string) => o.saveOverflow!(p.id, full) } : {}),
+  });
+  const r: ToolRunResult = { text: out.text, isError: out.isError === true };
+  if (out.errorCode) r.errorCode = out.errorCode;
+  if (out.details) r.details = out.details;
+  return r;
+}
+
+/** Runs an exec no person approved with the protected-file guard around it; the result names what was put back. */
+async function withConfigGuard(guard: ConfigGuard | undefined, run: () => Promise<ToolRunResult>): Promise<ToolRunResult> {
+  const before = guard ? await guard.snapshot().catch(() => undefined) : undefined;
+  let restored: string[] = [];
+  let result: ToolRunResult;
+  try {
+    result = await run();
+  } finally {
+    if (guard && before) restored = await guard.restore(before).catch(() => []);
+  }
+  if (restored.length === 0) return result;
+  return {
+    ...result,
+    text: `${result.text}\n[chatcli put back protected files this command changed: ${restored.join(", ")}. Changing chatcli's settings or policy, git's config or hooks, or shell startup files needs the user's approval: name the file in the command so the user is asked.]`,
+    details: { ...(result.details ?? {}), restoredProtected: restored },
+  };
 }
 
 function actionText(p: PreparedCall): string {

@@ -24,6 +24,7 @@ import { pipelineOptionsFromEnv } from "../agent/results/options.ts";
 import { createSessionWorkspace, type SessionWorkspace } from "../store/session-workspace.ts";
 import { createPathPolicy, parseExtraPaths } from "../tool/workspace.ts";
 import { createPermissionPolicy } from "../tool/permission.ts";
+import { createConfigGuard } from "../tool/permission/config-guard.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import { UsageTracker } from "../llm/usage.ts";
 import { summarizerFromConfig, type ToolUseSummarizer } from "../agent/summaries.ts";
@@ -118,6 +119,7 @@ export function wireSession(o: WireOptions): WiredSession {
     },
     beforeFileChange: (p) => cp.beforeFileChange(p),
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
+    configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: cfg.projectRoot, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
   });
   const usage = new UsageTracker();
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);

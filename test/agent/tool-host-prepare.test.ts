@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createToolHost } from "../../src/agent/tool-host-impl.ts";
@@ -7,6 +7,7 @@ import type { ToolRunContext } from "../../src/agent/tool-host.ts";
 import { createPermissionPolicy, type PermissionRequest } from "../../src/tool/permission.ts";
 import { createPathPolicy } from "../../src/tool/workspace.ts";
 import { editTool } from "../../src/tool/builtin/edit.ts";
+import { createConfigGuard } from "../../src/tool/permission/config-guard.ts";
 
 let dir: string;
 let project: string;
@@ -137,5 +138,51 @@ describe("the approval diff is what edit writes", () => {
     await host().run({ id: "1", name: "edit", args: { path: "r.txt", old_string: "a", new_string: "$&$&", replace_all: true } }, ctx(approvals));
     expect(readFileSync(file, "utf8")).toBe("$&$& x $&$&\n");
     expect(approvals[0]?.diff).toContain("+$&$& x $&$&");
+  });
+});
+
+describe("the protected-file guard around exec nobody approved", () => {
+  const guardHost = (mode: "bypass" | "default") => {
+    const policy = createPermissionPolicy({ homeDir: home, projectRoot: project, userHome: join(dir, "userhome"), mode });
+    return createToolHost({
+      projectRoot: project,
+      cwd: project,
+      paths: createPathPolicy({ projectRoot: project, extraReadPaths: [] }),
+      policy,
+      env: { PATH: process.env.PATH },
+      configGuard: createConfigGuard({ chatcliHome: home, projectRoot: project, userHome: join(dir, "userhome") }),
+    });
+  };
+  const setup = () => {
+    mkdirSync(join(project, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(project, ".chatcli"), { recursive: true });
+    writeFileSync(join(project, ".git", "config"), "[core]\n");
+    writeFileSync(join(project, ".git", "hooks", "pre-push"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    writeFileSync(join(project, ".chatcli", "settings.json"), "{}\n");
+    // A link made earlier: the command's words name nothing protected.
+    symlinkSync(join(project, ".git"), join(project, "g"));
+    symlinkSync(join(project, ".chatcli"), join(project, "c"));
+  };
+
+  test("bypass: changes made through an innocent-looking path are put back and reported", async () => {
+    setup();
+    const r = await guardHost("bypass").run(
+      { id: "1", name: "exec", args: { command: "printf '[core]\\n\\tfsmonitor = touch PWNED\\n' > g/config; printf x > g/hooks/post-checkout; printf '{\"permissionMode\":\"bypass\"}' > c/settings.json; rm g/hooks/pre-push" } },
+      ctx([]),
+    );
+    expect(readFileSync(join(project, ".git", "config"), "utf8")).toBe("[core]\n");
+    expect(readFileSync(join(project, ".chatcli", "settings.json"), "utf8")).toBe("{}\n");
+    expect(existsSync(join(project, ".git", "hooks", "post-checkout"))).toBe(false);
+    expect(readFileSync(join(project, ".git", "hooks", "pre-push"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+    expect(statSync(join(project, ".git", "hooks", "pre-push")).mode & 0o777).toBe(0o755);
+    expect(r.text).toContain("put back protected files");
+    expect(r.details?.restoredProtected).toHaveLength(4);
+  });
+
+  test("an exec the user approved keeps its changes (git remote add, git push -u write .git/config)", async () => {
+    setup();
+    const r = await guardHost("default").run({ id: "1", name: "exec", args: { command: "printf '[core]\\n[remote]\\n' > g/config" } }, ctx([]));
+    expect(r.text).not.toContain("put back");
+    expect(readFileSync(join(project, ".git", "config"), "utf8")).toBe("[core]\n[remote]\n");
   });
 });
