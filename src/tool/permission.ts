@@ -33,7 +33,8 @@ import { addRules, loadRules, projectPolicyPath, userPolicyPath, type PolicyRule
 import { readOnlyVerdict } from "./permission/read-only.ts";
 import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/rule-match.ts";
 import { findSafetyImmune, findSafetyImmuneRough, immunePath } from "./permission/safety-immune.ts";
-import { findProtectedInExec, protectedPath, type ProtectedContext } from "./permission/protected.ts";
+import { findProtectedInExec, protectedPath, protectedWord, type ProtectedContext } from "./permission/protected.ts";
+import { realpathLenient } from "./workspace.ts";
 
 export { PolicyFileError, POLICY_FILE_NAME, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
 
@@ -203,7 +204,7 @@ function decideParsedExec(command: string, parse: ShellParseResult, ctx: Ctx): P
     reason: `plan mode is on: only read-only commands may run, and this one is not (${r.reason})`,
     source: "mode",
   });
-  const prot = findProtectedInExec(parse, ctx);
+  const prot = findProtectedInExec(parse, { ...ctx, readOnly: ro.readOnly }) ?? protectedCwd(req, ctx);
   if (prot) {
     if (ctx.mode === "plan" && !ro.readOnly) return planDenial(ro);
     return { action: "ask", reason: `${prot}: commands that may change it always need approval`, source: "protected" };
@@ -222,6 +223,14 @@ function decideParsedExec(command: string, parse: ShellParseResult, ctx: Ctx): P
   }
   if (ro.readOnly) return { action: "allow", reason: "read-only command", source: "default" };
   return { action: "ask", reason: `not a read-only command: ${ro.reason}`, source: "default" };
+}
+
+/** exec's `cwd` argument: a command run inside `.git/hooks` writes there without naming it. */
+function protectedCwd(req: PermissionRequest, ctx: Ctx): string | undefined {
+  const cwd = req.args.cwd;
+  if (typeof cwd !== "string" || cwd === "") return undefined;
+  const byPath = protectedPath(realpathLenient(isAbsolute(cwd) ? resolve(cwd) : resolve(ctx.projectRoot, cwd)), ctx);
+  return byPath ? `it runs in ${byPath}` : protectedWord(cwd, ctx);
 }
 
 function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): PermissionDecision {

@@ -76,6 +76,26 @@ describe("exec naming a protected path asks in every mode", () => {
     expect(p.decide(exec("grep -rn foo . --exclude-dir=.git")).action).toBe("allow");
   });
 
+  test("read-only looks at saved tool output under chatcli's home do not ask; writes there and config reads do", () => {
+    const saved = join(home, "sessions", "20260101-1-abc", "tool-results", "call_1.txt");
+    const p = policy("default");
+    expect(p.decide(exec(`head -50 ${saved}`))).toMatchObject({ action: "allow" });
+    expect(p.decide(exec(`grep -n error ${saved}`))).toMatchObject({ action: "allow" });
+    expect(p.decide(exec(`cat ${join(home, "settings.json")}`))).toMatchObject({ action: "ask", source: "protected" });
+    expect(p.decide(exec(`cp x ${saved}`))).toMatchObject({ action: "ask", source: "protected" });
+    expect(p.decide(exec(`head ${join(home, "sessions", "..", "settings.json")}`))).toMatchObject({ action: "ask", source: "protected" });
+    expect(p.decide(exec(`head ${join(home, "sessions")}/*`))).toMatchObject({ action: "ask", source: "protected" });
+  });
+
+  test("exec's cwd inside a protected directory asks too", () => {
+    for (const mode of ["default", "bypass", "accept-edits"] as const) {
+      for (const cwd of [".git/hooks", ".chatcli", join(project, ".git"), home]) {
+        expect(policy(mode).decide({ tool: "exec", args: { command: "printf x > pre-commit", cwd } })).toMatchObject({ action: "ask", source: "protected" });
+      }
+      expect(policy(mode).decide({ tool: "exec", args: { command: "ls", cwd: "src" } }).source).not.toBe("protected");
+    }
+  });
+
   test("a deny rule still wins over protected", () => {
     mkdirSync(join(project, ".chatcli"), { recursive: true });
     writeFileSync(join(project, ".chatcli", "coder_policy.json"), JSON.stringify({ rules: [{ pattern: "exec sort", action: "deny" }] }));

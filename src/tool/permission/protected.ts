@@ -22,7 +22,16 @@ export interface ProtectedContext {
   chatcliHome: string;
   projectRoot: string;
   userHome: string;
+  /**
+   * The command passed the fail-closed read-only check: plain paths into chatcli's data directories (saved
+   * sessions, their tool-results, compaction archives, logs) may then be read without asking; the configuration
+   * (settings, policy, contexts) still asks.
+   */
+  readOnly?: boolean;
 }
+
+/** Under chatcli's home: what a read-only command may look at (the model is pointed at saved tool output there). */
+const DATA_DIRS = ["sessions", "compaction", "logs"];
 
 /** Directory names whose contents are protected wherever they sit. */
 const PROTECTED_DIRS = [".chatcli", ".git", ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".password-store", ".docker"];
@@ -127,6 +136,7 @@ export function protectedWord(word: string, ctx: ProtectedContext): string | und
 
 function protectedExpanded(word: string, ctx: ProtectedContext): string | undefined {
   const known = substituteKnown(word, ctx);
+  if (ctx.readOnly && isDataPath(known, ctx)) return undefined;
   for (const home of homeForms(ctx.chatcliHome)) {
     if (containsPath(known, home)) return "it names chatcli's own configuration";
   }
@@ -141,6 +151,12 @@ function protectedExpanded(word: string, ctx: ProtectedContext): string | undefi
     }
   }
   return undefined;
+}
+
+/** A literal absolute path inside one of chatcli's data directories (no `..`, no wildcard). */
+function isDataPath(word: string, ctx: ProtectedContext): boolean {
+  if (!word.startsWith("/") || segmentsOf(word).some((s) => !s.literal) || word.split("/").includes("..")) return false;
+  return homeForms(ctx.chatcliHome).some((h) => DATA_DIRS.some((d) => under(posix.normalize(word), posix.join(h, d)) && posix.normalize(word) !== posix.join(h, d)));
 }
 
 /** `~`, `$HOME`, `${HOME}`, `$CHATCLI_HOME` replaced by their known values, wherever a path can start in the word. */
