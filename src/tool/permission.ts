@@ -175,14 +175,14 @@ function decideExec(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const command = commandOf(req);
   if (command === undefined || command.trim() === "") return { action: "ask", reason: "exec without a command", source: "default" };
   const parse = parseShell(command);
-  const d = decideParsedExec(command, parse, ctx);
+  const d = decideParsedExec(req, command, parse, ctx);
   if (d.action !== "allow") return d;
   const maybe = mayBeDangerous(parse, ctx.userHome);
   if (!maybe) return d;
   return { action: "ask", reason: `cannot prove this is not a dangerous command (${maybe})`, source: "dangerous" };
 }
 
-function decideParsedExec(command: string, parse: ShellParseResult, ctx: Ctx): PermissionDecision {
+function decideParsedExec(req: PermissionRequest, command: string, parse: ShellParseResult, ctx: Ctx): PermissionDecision {
   const danger = parse.ok ? findDangerous(parse.script, { userHome: ctx.userHome }) : findDangerousRough(parse.rough, { userHome: ctx.userHome });
   if (danger) {
     return {

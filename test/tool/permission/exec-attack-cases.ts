@@ -4,14 +4,16 @@
  *   allow — read-only: allow in default, accept-edits, plan and bypass;
  *   ask   — not read-only, not dangerous: ask, ask, deny (plan), allow (bypass);
  *   maybe — the dangerous check cannot clear it: ask, ask, deny (plan), ask (bypass included);
+ *   protected — a word names (or a glob could name) a protected path (protected.ts): ask in every mode but plan;
  *   deny  — dangerous: deny in every mode.
  */
-export type Klass = "allow" | "ask" | "maybe" | "deny";
+export type Klass = "allow" | "ask" | "maybe" | "protected" | "deny";
 export const MODES = ["default", "accept-edits", "plan", "bypass"] as const;
 export const EXPECT: Record<Klass, Record<(typeof MODES)[number], "allow" | "ask" | "deny">> = {
   allow: { default: "allow", "accept-edits": "allow", plan: "allow", bypass: "allow" },
   ask: { default: "ask", "accept-edits": "ask", plan: "deny", bypass: "allow" },
   maybe: { default: "ask", "accept-edits": "ask", plan: "deny", bypass: "ask" },
+  protected: { default: "ask", "accept-edits": "ask", plan: "deny", bypass: "ask" },
   deny: { default: "deny", "accept-edits": "deny", plan: "deny", bypass: "deny" },
 };
 
@@ -94,7 +96,7 @@ export const ASK: string[] = [
   "ls > out", "ls >> out", "cat < f", "ls; pwd", "ls && pwd", "ls || pwd", "FOO=1 ls", "(ls)", "{ ls; }", "ls &", "cat <<EOF\nx\nEOF",
   "ls | tee out", "diff <(ls a) <(ls b)", "ls >| out", "ls 2> err.txt", "ls > out?", "ls >&$FD",
   // globs: a file named like a flag would become one
-  "cat ~/.ss?/id_rsa", "wc -l src/*.ts", "ls *.ts", "cat src/[ab].ts", "grep foo *", "ls ?", "sort *", "find * -name x", "ls src/**",
+  "cat /proc/*/environ", "wc -l src/*.ts", "ls *.ts", "cat src/[ab].ts", "grep foo *", "ls ?", "sort *", "find * -name x", "ls src/**",
 ];
 
 export const MAYBE: string[] = [
@@ -103,6 +105,13 @@ export const MAYBE: string[] = [
   "for ((i=0;i<1;i++)); do rm -rf x; done", "chmod -R $M x", "sed -i \"s/a/$B/\" f", "curl $URL", "sort \"$(echo --output=X)\" f",
   "ls | sort --outp=$HOME/.chatcli/settings.json", "find . -de${U}lete", "rm -r${U}f x", "xargs rm $F", "sudo rm $F", "truncate -s0 $F",
   "kill $PID", "uniq f $OUT", "echo / | xargs rm -rf", "cat list | xargs -I{} rm -rf {}", "find . -name x | xargs chmod 777", "tar -cf $T x", "wget -O \"$F\" http://x", "curl http://x/a$Q", "git log x$A",
+];
+
+/** Words that name chatcli's or git's configuration, rc files or credentials, literally or as a glob/expansion. */
+export const PROTECTED: string[] = [
+  "cat ~/.ss?/id_rsa", "cp x ~/.chatcli/settings.json", "sort -o .git/config f",
+  "cp evil .ch*/settings.json", "cp evil .chat''cli/coder_policy.json", "echo 'alias ls=rm' >> ~/.bashrc", "tee .g?t/hooks/pre-commit < f",
+  "bash -c 'cp x .git/hooks/post-checkout'", "sudo tee ~/.zshrc < f", "git config --file=.git/config core.fsmonitor x",
 ];
 
 export const DENY: string[] = [
