@@ -67,6 +67,8 @@ describe("exec naming a protected path asks in every mode", () => {
       "find . -name '*.ts' -not -path './.git/*'",
       "rg foo -g '!.git'",
       "cat .gitignore",
+      "cat .git/HEAD",
+      "ls .git/refs/heads",
       "ls $DIR",
       "ls -la",
       "cat package.json | head",

@@ -23,9 +23,9 @@ export interface ProtectedContext {
   projectRoot: string;
   userHome: string;
   /**
-   * The command passed the fail-closed read-only check: plain paths into chatcli's data directories (saved
-   * sessions, their tool-results, compaction archives, logs) may then be read without asking; the configuration
-   * (settings, policy, contexts) still asks.
+   * The command passed the fail-closed read-only check: it may then look inside `.git` and read plain paths in
+   * chatcli's data directories (saved sessions, their tool-results, compaction archives, logs) without asking;
+   * chatcli's configuration (settings, policy, contexts), rc files and credentials still ask.
    */
   readOnly?: boolean;
 }
@@ -143,7 +143,8 @@ function protectedExpanded(word: string, ctx: ProtectedContext): string | undefi
   const segs = segmentsOf(known);
   for (let i = 0; i < segs.length; i++) {
     const seg = segs[i] as WordSegment;
-    const name = NAMES.find((n) => segmentCouldBe(seg, n));
+    // A read-only command (the fail-closed check) may look inside .git (`cat .git/HEAD`, `ls .git/refs`).
+    const name = NAMES.find((n) => segmentCouldBe(seg, n) && !(ctx.readOnly && n === ".git"));
     if (name) return name === ".chatcli" ? "it names chatcli's own configuration" : name === ".git" ? "it names git's configuration or hooks" : `it names a protected file (${name})`;
     if (segmentCouldBe(seg, ".config")) {
       const next = segs[i + 1];
