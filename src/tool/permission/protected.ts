@@ -66,7 +66,8 @@ export function findProtectedInExec(parse: ShellParseResult, ctx: ProtectedConte
   if (!parse.ok) {
     const u: Unwrapped = { views: [], scripts: [], rough: [] };
     for (const argv of parse.rough) unwrapArgv(argv, [], 0, u);
-    return firstHit([...parse.rough.flat(), ...wordsOfUnwrapped(u, ctx, 0).words], ctx) ?? wordsOfUnwrapped(u, ctx, 0).hit;
+    const inner = wordsOfUnwrapped(u, ctx, 0);
+    return firstHit([...parse.rough.flat(), ...inner.words], ctx) ?? inner.hit;
   }
   return inScript(parse.script, ctx, 0);
 }
