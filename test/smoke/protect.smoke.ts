@@ -3,7 +3,7 @@
 // headless mode, so every one must be refused and the canaries stay); a session file whose meta.id is `../../x`
 // resumes under its own file name, writes nothing outside ~/.chatcli and chmods nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
 import { isolatedBinary, run, type BinaryEnv } from "../support/binary.ts";
@@ -56,6 +56,22 @@ describe("protected paths and crafted stores in the compiled binary", () => {
     const toolResults = (fake.chatRequests().at(-1)!.messages as Array<{ role: string; content: string }>).filter((m) => m.role === "tool");
     expect(toolResults.length).toBe(4);
     expect(toolResults.every((m) => m.content.includes("Permission denied"))).toBe(true);
+  });
+
+  test("a session file keeps no .env value, URL password or key shape, whatever the variable's name", async () => {
+    const stripe = `sk_live_${"a1B2".repeat(6)}`;
+    const weird = "q8Zr!vX2pL0w";
+    writeFileSync(join(b.dir, ".env"), `STRIPE_SECRET_KEY=${stripe}\nSOMETHING=${weird}\nNODE_ENV=development\n`);
+    try {
+      const r = await run(b, ["-p", `store ${stripe} and ${weird} and postgres://u:pw-Secret9@h/db for development`, "--model", "qwen3:8b"], { OLLAMA_HOST: fake.url });
+      expect(r.code).toBe(0);
+      const sessions = join(b.env.CHATCLI_HOME!, "sessions");
+      const text = readdirSync(sessions).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(join(sessions, f), "utf8")).join("\n");
+      expect(text).toContain("for development");
+      for (const secret of [stripe, weird, "pw-Secret9"]) expect({ secret, leaked: text.includes(secret) }).toEqual({ secret, leaked: false });
+    } finally {
+      rmSync(join(b.dir, ".env"), { force: true });
+    }
   });
 
   test("--resume of a session file whose meta.id is ../../x writes nothing outside ~/.chatcli and chmods nothing", async () => {
