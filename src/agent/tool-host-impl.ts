@@ -72,7 +72,7 @@ export function createToolHost(o: ToolHostOptions): ToolHost {
   };
 }
 
-export function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | undefined, call: ToolCallRequest): PreparedCall | ToolRunResult {
+function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | undefined, call: ToolCallRequest): PreparedCall | ToolRunResult {
   const tool = find(call.name);
   if (!tool) {
     return { text: `Unknown tool "${call.name}". Available tools: ${builtinTools().map((t) => t.name).join(", ")}. Use one of them with the documented arguments.`, isError: true, errorCode: "unknown_tool" };

@@ -113,8 +113,3 @@ function classRegex(body: string): string {
   const inner = (negated ? body.slice(1) : body).replace(/\\/g, "\\\\").replace(/\]/g, "\\]");
   return `[${negated ? "^" : ""}${inner}]`;
 }
-
-/** True when the word has any wildcard (expansion, substitution, glob) in it. */
-export function hasWildcard(word: string): boolean {
-  return segmentsOf(word).some((s) => !s.literal);
-}
