@@ -36,6 +36,9 @@ import { readPipedStdin } from "./cli/read-stdin.ts";
 /** How long `-p "…"` waits for the first byte of piped stdin before going on without it. */
 const STDIN_FIRST_BYTE_MS = 3_000;
 import { chatcliHome } from "./config/paths.ts";
+import { probeSandbox } from "./sandbox/probe.ts";
+import { sandboxNotice, sandboxStateText, sandboxStatusLabel } from "./sandbox/describe.ts";
+import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
@@ -68,6 +71,8 @@ export async function main(argv: string[]): Promise<number> {
   const logger = new Logger(join(cfg.home, "logs"));
   logger.addScrubber(createRedactor(cfg.env));
   registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
+  // The sandbox probe (a bwrap run) overlaps the model look-up; the first exec awaits it (src/sandbox/probe.ts).
+  if (cfg.sandbox.mode !== "off" && (cmd.kind === "oneshot" || cmd.kind === "interactive")) void probeSandbox(process.platform, cfg.env);
 
   try {
     switch (cmd.kind) {
@@ -134,6 +139,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     },
   });
   const session = wired.session;
+  const sandboxStatus = await wired.sandbox.ready();
   if (cmd.rewind !== undefined) {
     const r = await applyRewindFlag(wired, cmd.rewind);
     if (!r) return 1;
@@ -149,6 +155,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     stdout: process.stdout,
     stderr: process.stderr,
     startedAt,
+    // Right after session.started: stream-json always sees the sandbox state; text mode prints it when none can run.
+    afterStart: () => session.publish({ type: "notice", ...sandboxNotice(sandboxStatus, wired.sandbox.network) }),
     afterIdle: async () => wired.summaries?.whenIdle(),
     describeError: (e) => (e.error ? describeLlmError(e.error, { provider: resolved.providerId, model: resolved.model, baseUrl: resolved.baseUrl }) : e.message),
   });
@@ -175,6 +183,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   const resume = resolveResume(cfg, cmd);
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
   const session = wired.session;
+  const sandboxStatus = await wired.sandbox.ready();
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
   let replay = resume ? transcriptEvents(resume, { contextWindow: session.contextWindow }) : [];
   if (cmd.rewind !== undefined) {
@@ -184,13 +193,19 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     const restored = resume ? transcriptEvents({ ...resume, viewEvents: [], history: [...session.messages] }, { contextWindow: session.contextWindow }) : [];
     replay = [...restored, ...r.notes.map((text) => ({ type: "notice" as const, level: "info" as const, text })), r.event];
   }
+  // No sandbox can run: said once at start (the status line keeps saying it).
+  if (sandboxStatus.state === "unavailable") {
+    const n = sandboxNotice(sandboxStatus, wired.sandbox.network);
+    if (cmd.noTui || !process.stdout.isTTY) process.stderr.write(`chatcli: ${n.text}\n`);
+    else replay = [...replay, { type: "notice" as const, level: n.level, text: n.text }];
+  }
   // With no model chosen, say which installed one is used (as the one-shot does on stderr).
   if (resolved.notice) {
     if (cmd.noTui || !process.stdout.isTTY) process.stderr.write(`chatcli: ${resolved.notice}\n`);
     else replay = [...replay, { type: "notice" as const, level: "info" as const, text: resolved.notice }];
   }
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, ...(slash ? { slash } : {}) });
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, ...(slash ? { slash } : {}) });
   } finally {
     wired.dispose();
   }
@@ -203,7 +218,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
-  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore } = { replay: [] },
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime } = { replay: [] },
 ): Promise<number> {
   if (cmd.noTui || !process.stdout.isTTY) {
     const { runPlain } = await import("./ui/tui/plain-output.ts");
@@ -226,6 +241,7 @@ async function runInteractive(
     cwd: cfg.cwd,
     inline: cmd.inline || cfg.settings.ui?.screen === "inline",
     permissionMode: session.mode,
+    ...(extras.sandbox && sandboxStatusLabel(extras.sandbox.status()) ? { sandbox: sandboxStatusLabel(extras.sandbox.status()) } : {}),
     historyFile: join(cfg.home, "history", `${Bun.hash(cfg.projectRoot).toString(36)}.jsonl`),
     logFile: logger.file,
     // CHATCLI_CODER_UI=full|compact wins over settings' ui.mode.
@@ -238,6 +254,11 @@ async function runInteractive(
       const mine = extras.slash?.handle(name, args);
       if (mine) return mine;
       if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
+      if (name === "status") {
+        const sb = extras.sandbox;
+        const sandbox = sb ? sandboxStateText(sb.status(), sb.network) : t("sandbox.stateOff");
+        return t("slash.status", { provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox });
+      }
       return `Unknown command /${name}. Type /help for the list.`;
     },
   });

@@ -17,6 +17,9 @@ import { unifiedDiff } from "../tool/builtin/diff.ts";
 import { denialMessage, type PermissionPolicy, type PermissionRequest } from "../tool/permission.ts";
 import type { ConfigGuard } from "../tool/permission/config-guard.ts";
 import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from "./tool-host.ts";
+import type { SandboxRuntime } from "../sandbox/sandbox.ts";
+import type { ExecSandbox } from "../sandbox/types.ts";
+import { offerRerunOutsideSandbox } from "./sandbox-rerun.ts";
 
 export interface ToolHostOptions {
   projectRoot: string;
@@ -36,6 +39,8 @@ export interface ToolHostOptions {
    */
   configGuard?: ConfigGuard;
   tools?: ToolDefinition[];
+  /** The OS sandbox exec runs in; its probe is awaited before the first exec is decided. Absent = none. */
+  sandbox?: SandboxRuntime;
 }
 
 /** A call after step 1: everything later steps need, computed once. */
@@ -105,6 +110,8 @@ export type Authorization = "allowed" | "approved";
 
 /** The authorization when the call may run; else the result that goes back to the model instead. */
 async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult | Authorization> {
+  // The policy reads the sandbox's state: make sure the probe has answered before an exec is decided.
+  if (p.tool.name === "exec" && o.sandbox) await o.sandbox.ready();
   const decision = o.policy.decide(p.request);
   if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied" };
   if (decision.action === "allow") return "allowed";
@@ -121,16 +128,25 @@ async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext,
   if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
   if (p.absPath && o.beforeFileChange) o.beforeFileChange(p.absPath);
   if (p.tool.name !== "exec") return runTool(o, p, ctx);
+  const sandbox = o.sandbox?.exec();
+  const first = await runExec(o, p, ctx, how, sandbox);
+  if (!sandbox) return first;
+  // Blocked by the sandbox: a person may let it run again outside (sandbox-rerun.ts); that run counts as approved.
+  return offerRerunOutsideSandbox(first, actionText(p), ctx, () => runExec(o, p, ctx, "approved", undefined));
+}
+
+/** One run of an exec (inside `sandbox` when given) with the checkpoint hooks and, unapproved, the config guard. */
+async function runExec(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization, sandbox: ExecSandbox | undefined): Promise<ToolRunResult> {
   const token = o.aroundExec?.before();
   try {
     // The guard puts files back before the checkpoint scan (after()), so snapshots see them as they are left.
-    return await withConfigGuard(how === "allowed" ? o.configGuard : undefined, () => runTool(o, p, ctx));
+    return await withConfigGuard(how === "allowed" ? o.configGuard : undefined, () => runTool(o, p, ctx, sandbox));
   } finally {
     o.aroundExec?.after(token);
   }
 }
 
-async function runTool(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult> {
+async function runTool(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, sandbox?: ExecSandbox): Promise<ToolRunResult> {
   const out = await p.tool.run(p.args, {
     projectRoot: o.projectRoot,
     cwd: o.cwd,
@@ -139,6 +155,7 @@ async function runTool(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext)
     callId: p.id,
     env: o.env,
     onUpdate: ctx.onUpdate,
+    ...(sandbox ? { sandbox } : {}),
     ...(o.saveOverflow ? { saveOverflow: (full: string) => o.saveOverflow!(p.id, full) } : {}),
   });
   const r: ToolRunResult = { text: out.text, isError: out.isError === true };

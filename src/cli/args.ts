@@ -4,6 +4,7 @@
  */
 import yargs from "yargs";
 import type { PermissionMode } from "../protocol/events.ts";
+import { SANDBOX_MODES, type SandboxMode } from "../sandbox/types.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -11,6 +12,7 @@ export interface CommonFlags {
   provider?: string;
   model?: string;
   permissionMode?: PermissionMode;
+  sandbox?: SandboxMode;
 }
 
 export type CliCommand =
@@ -62,6 +64,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     if (typeof a.provider === "string" && a.provider) f.provider = a.provider;
     if (typeof a.model === "string" && a.model) f.model = a.model;
     if (typeof a["permission-mode"] === "string") f.permissionMode = a["permission-mode"] as PermissionMode;
+    if (typeof a.sandbox === "string") f.sandbox = a.sandbox as SandboxMode;
     return f;
   };
   const parser = yargs(argv)
@@ -73,6 +76,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .option("output-format", { choices: OUTPUT_FORMATS, default: "text" as const, describe: "One-shot output: text, json or stream-json" })
     .option("max-turns", { type: "number", describe: "One-shot: stop the agent after N model turns" })
     .option("permission-mode", { choices: PERMISSION_MODES, describe: "default, accept-edits, plan or bypass" })
+    .option("sandbox", { choices: SANDBOX_MODES, describe: "OS sandbox for commands: workspace-write (default), read-only or off; env CHATCLI_SANDBOX" })
     .option("inline", { type: "boolean", default: false, describe: "Keep the transcript in the terminal's scrollback (split footer)" })
     .option("tui", { type: "boolean", default: true, describe: "Use the TUI (--no-tui prints plain text)" })
     .option("resume", { alias: "r", type: "string", describe: "Resume a saved session by id or name" })

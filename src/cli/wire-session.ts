@@ -8,7 +8,7 @@
  * appended to. Only a compaction changes the history itself. Full outputs the previews point at live in the
  * recorded session's own directory (`<home>/sessions/<id>/tool-results/`), so a resumed session finds them.
  */
-import { platform } from "node:os";
+import { homedir, platform } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../config/load-config.ts";
 import { BootstrapLoader, basePrompt, composeSystemPrompt, flavourFromEnv } from "../agent/prompt.ts";
@@ -45,6 +45,9 @@ import { knownContextWindow } from "../llm/context-windows.ts";
 import { createModelSummarizer } from "../agent/compaction/model-summarizer.ts";
 import { createArchiver } from "../agent/compaction/archive.ts";
 import { estimateSystemTokens, estimateToolSpecTokens } from "../agent/compaction/tokens.ts";
+import { createSandboxRuntime, type SandboxRuntime } from "../sandbox/sandbox.ts";
+import { childEnv as filterChildEnv } from "../sandbox/child-env.ts";
+import { listProviderDefinitions } from "../llm/registry.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -77,6 +80,8 @@ export interface WiredSession {
   recorder: SessionRecorder | undefined;
   /** Named context sets attached to the system prompt (`/context`). */
   contexts: ContextManager;
+  /** The OS sandbox exec runs in (issue 14); `status()` says whether it works here. */
+  sandbox: SandboxRuntime;
   dispose(): void;
 }
 
@@ -90,7 +95,21 @@ export function wireSession(o: WireOptions): WiredSession {
   } catch {
     workspace = undefined; // large tool outputs then stay truncated in place; the session still works
   }
-  const childEnv = { ...cfg.env, ...(workspace?.childEnv ?? {}) };
+  // Secrets never reach the commands the agent runs, sandbox or not (settings `sandbox.env` passes names anyway).
+  const childEnv = filterChildEnv({ ...cfg.env, ...(workspace?.childEnv ?? {}) }, { secretNames: providerKeyNames(cfg), allow: cfg.sandbox.envAllow }).env;
+  const sandbox = createSandboxRuntime({
+    mode: cfg.sandbox.mode,
+    network: cfg.sandbox.network,
+    roots: {
+      projectRoot: cfg.projectRoot,
+      cwd: cfg.cwd,
+      chatcliHome: cfg.home,
+      userHome: cfg.env.HOME || homedir(),
+      readable: parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS),
+      ...(workspace ? { workspace: { root: workspace.root, scratchDir: workspace.scratchDir } } : {}),
+    },
+  });
+  void sandbox.ready();
   const paths = createPathPolicy({
     projectRoot: cfg.projectRoot,
     extraReadPaths: [...parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS), ...(workspace ? [workspace.root] : [])],
@@ -102,6 +121,13 @@ export function wireSession(o: WireOptions): WiredSession {
     mode: o.permissionMode,
     ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
     denylist: (cfg.env.CHATCLI_AGENT_DENYLIST ?? "").split(/[,;\n]/),
+    sandbox: {
+      mode: sandbox.mode,
+      get active() {
+        return sandbox.status().state === "active";
+      },
+      network: sandbox.network,
+    },
   });
   // Collaborators that publish through the session reach it once it exists (below); none publishes before.
   let session: Session | undefined;
@@ -113,6 +139,7 @@ export function wireSession(o: WireOptions): WiredSession {
     paths,
     policy,
     env: childEnv,
+    sandbox,
     saveOverflow: (callId: string, text: string) => {
       const dir = toolResultsDir();
       return dir === undefined ? undefined : saveOverflow(dir, callId, text);
@@ -273,6 +300,7 @@ export function wireSession(o: WireOptions): WiredSession {
     store,
     recorder,
     contexts,
+    sandbox,
     checkpoints: cp,
     session,
     usage,
@@ -281,9 +309,17 @@ export function wireSession(o: WireOptions): WiredSession {
     dispose: () => {
       recorder?.close();
       summaries?.close();
+      sandbox.dispose();
       workspace?.cleanup();
     },
   };
+}
+
+/** Every provider's key variables (the registry's list and user-defined compatible servers' `keyEnv`). */
+function providerKeyNames(cfg: Config): string[] {
+  const fromRegistry = listProviderDefinitions().flatMap((d) => d.envKeys);
+  const fromSettings = (cfg.settings.providers?.openaiCompatible ?? []).flatMap((p) => (p.keyEnv ? [p.keyEnv] : []));
+  return [...fromRegistry, ...fromSettings];
 }
 
 /** No override, no setting, and neither the server nor the model table knows the window (issue 8). */

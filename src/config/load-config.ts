@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { PermissionMode } from "../protocol/events.ts";
+import { parseSandboxMode, type SandboxMode } from "../sandbox/types.ts";
 import { parseDotenv, rememberDotenvValues } from "./dotenv.ts";
 import { chatcliHome, findProjectRoot } from "./paths.ts";
 import { KNOWN_TOP_LEVEL_KEYS, settingsSchema, type Settings } from "./settings-schema.ts";
@@ -22,6 +23,7 @@ export interface ConfigFlags {
   model?: string;
   permissionMode?: PermissionMode;
   inline?: boolean;
+  sandbox?: SandboxMode;
 }
 
 export interface Config {
@@ -37,6 +39,8 @@ export interface Config {
   /** Where the model choice came from, for messages. */
   modelSource: "flag" | "env" | "settings" | "none";
   permissionMode: PermissionMode;
+  /** flag > CHATCLI_SANDBOX (the real environment only, never `.env`) > settings > workspace-write. */
+  sandbox: { mode: SandboxMode; network: boolean; envAllow: string[] };
   warnings: string[];
   files: { user: string; project: string; dotenv?: string };
 }
@@ -83,6 +87,12 @@ export function loadConfig(opts: LoadOptions): Config {
   const envMode = env.CHATCLI_PERMISSION_MODE;
   const permissionMode = opts.flags.permissionMode ?? parseMode(envMode, warnings) ?? settings.permissionMode ?? "default";
 
+  const sandbox = {
+    mode: opts.flags.sandbox ?? parseSandboxEnv(opts.env.CHATCLI_SANDBOX, warnings) ?? settings.sandbox?.mode ?? "workspace-write",
+    network: settings.sandbox?.network ?? false,
+    envAllow: settings.sandbox?.env ?? [],
+  };
+
   const cfg: Config = {
     env,
     cwd: opts.cwd,
@@ -92,6 +102,7 @@ export function loadConfig(opts: LoadOptions): Config {
     provider,
     modelSource,
     permissionMode,
+    sandbox,
     warnings,
     files: { user: userFile, project: projectFile, ...(dotenvUsed ? { dotenv: dotenvUsed } : {}) },
   };
@@ -104,6 +115,13 @@ function parseMode(v: string | undefined, warnings: string[]): PermissionMode | 
   if (v === "default" || v === "accept-edits" || v === "plan" || v === "bypass") return v;
   warnings.push(`CHATCLI_PERMISSION_MODE=${v} is not one of default, accept-edits, plan, bypass; ignored.`);
   return undefined;
+}
+
+function parseSandboxEnv(v: string | undefined, warnings: string[]): SandboxMode | undefined {
+  if (!v) return undefined;
+  const mode = parseSandboxMode(v);
+  if (!mode) warnings.push(`CHATCLI_SANDBOX=${v} is not one of workspace-write, read-only, off; ignored.`);
+  return mode;
 }
 
 export function readSettings(file: string, warnings: string[]): Settings {
@@ -146,6 +164,7 @@ function describeIssue(issue: { code: string; message: string; expected?: unknow
 function mergeSettings(base: Settings, over: Settings): Settings {
   const out: Settings = { ...base, ...over };
   if (base.ui || over.ui) out.ui = { ...base.ui, ...over.ui };
+  if (base.sandbox || over.sandbox) out.sandbox = { ...base.sandbox, ...over.sandbox };
   if (base.experimental || over.experimental) out.experimental = { ...base.experimental, ...over.experimental };
   if (base.providers || over.providers) {
     out.providers = { openaiCompatible: [...(over.providers?.openaiCompatible ?? []), ...(base.providers?.openaiCompatible ?? [])] };

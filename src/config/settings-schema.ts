@@ -32,6 +32,14 @@ export const settingsSchema = z.object({
       mode: z.enum(["full", "compact"]).optional(),
     })
     .optional(),
+  /** The OS sandbox for exec (issue 14): `mode`, `network` for every command, `env` names passed despite looking secret. */
+  sandbox: z
+    .object({
+      mode: z.enum(["workspace-write", "read-only", "off"]).optional(),
+      network: z.boolean().optional(),
+      env: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
   experimental: z.object({ emitToolUseSummaries: z.boolean().optional() }).optional(),
   providers: z.object({ openaiCompatible: z.array(openAiCompatibleSchema).optional() }).optional(),
 });

@@ -16,7 +16,9 @@
  *   6. the longest matching allow/ask rule (a tie goes to ask); for exec every simple command of the line must
  *      be allowed by a rule for the line to be allowed;
  *   7. defaults: read, search, tree, list, glob allow; write/edit ask (allow in accept-edits mode inside the
- *      project); exec allow only when read-only (read-only.ts); unknown tools ask.
+ *      project); exec allow only when read-only (read-only.ts), or, with an active `workspace-write` sandbox
+ *      (options.sandbox), when it runs inside the project; a sandboxed exec asking for `network: true` asks
+ *      (unless settings open the network); unknown tools ask.
  * Rules come from the user and project policy files (policy-file.ts), read once at creation and after remember().
  * The caller turns "ask" into an approval request; denials go back to the model with denialMessage().
  */
@@ -41,7 +43,7 @@ export { PolicyFileError, POLICY_FILE_NAME, type PolicyRule, type RuleAction } f
 export type PermissionAction = "allow" | "ask" | "deny";
 
 /** Which step of the order decided. */
-export type DecisionSource = "dangerous" | "rule" | "protected" | "mode" | "safety" | "default";
+export type DecisionSource = "dangerous" | "rule" | "protected" | "mode" | "safety" | "default" | "sandbox";
 
 export interface PermissionRequest {
   tool: string;
@@ -72,6 +74,19 @@ export interface PermissionPolicyOptions {
    * the built-in list; the caller reads them from CHATCLI_AGENT_DENYLIST.
    */
   denylist?: string[];
+  /**
+   * The OS sandbox exec runs in (src/sandbox/), read live (its probe finishes after the policy is created).
+   * Absent = no sandbox: decisions are exactly those of a policy without one.
+   */
+  sandbox?: PolicySandbox;
+}
+
+export interface PolicySandbox {
+  readonly mode: "workspace-write" | "read-only" | "off";
+  /** Commands really run contained now (the probe succeeded and the mode is not off). */
+  readonly active: boolean;
+  /** Settings `sandbox.network`: sandboxed commands have the network anyway. */
+  readonly network: boolean;
 }
 
 export interface PermissionPolicy {
@@ -105,7 +120,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   let rules = loadRules(userFile, projectFile);
 
   const denylist = (opts.denylist ?? []).map((p) => p.trim()).filter(Boolean);
-  const ctx = (): Ctx => ({ rules, mode, projectRoot, userHome, denylist, chatcliHome: resolve(opts.homeDir) });
+  const ctx = (): Ctx => ({ rules, mode, projectRoot, userHome, denylist, chatcliHome: resolve(opts.homeDir), ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) });
   const policy: PermissionPolicy = {
     get mode() {
       return mode;
@@ -144,6 +159,7 @@ interface Ctx extends ProtectedContext {
   projectRoot: string;
   userHome: string;
   denylist: string[];
+  sandbox?: PolicySandbox;
 }
 
 /** Never throws: an internal failure denies (fail closed) with the error in the reason. */
@@ -221,7 +237,10 @@ function decideParsedExec(req: PermissionRequest, command: string, parse: ShellP
     const rule = perCommand.reduce((a, b) => ((b?.pattern.length ?? 0) > (a?.pattern.length ?? 0) ? b : a));
     return { action: "allow", reason: `allowed by rule "${rule?.pattern}"`, rule: rule?.pattern, source: "rule" };
   }
+  const network = sandboxNetworkAsk(req, ctx);
+  if (network) return network;
   if (ro.readOnly) return { action: "allow", reason: "read-only command", source: "default" };
+  if (sandboxAllows(req, ctx)) return { action: "allow", reason: "runs in the sandbox", source: "sandbox" };
   return { action: "ask", reason: `not a read-only command: ${ro.reason}`, source: "default" };
 }
 
@@ -369,4 +388,22 @@ function pathOf(req: PermissionRequest, projectRoot: string): string | undefined
 function insideProject(path: string, projectRoot: string): boolean {
   const rel = posix.relative(projectRoot, path);
   return rel === "" || (rel !== ".." && !rel.startsWith("../") && !posix.isAbsolute(rel));
+}
+
+/** A sandboxed command that asks for the network (`network: true`) is asked about, unless settings open it anyway. */
+function sandboxNetworkAsk(req: PermissionRequest, ctx: Ctx): PermissionDecision | undefined {
+  const sb = ctx.sandbox;
+  if (!sb?.active || sb.network || req.args.network !== true) return undefined;
+  return { action: "ask", reason: "the command asks for network access (sandboxed commands have none)", source: "sandbox" };
+}
+
+/** workspace-write with a working sandbox: a command whose working directory is inside the project runs without asking. */
+function sandboxAllows(req: PermissionRequest, ctx: Ctx): boolean {
+  const sb = ctx.sandbox;
+  if (!sb?.active || sb.mode !== "workspace-write") return false;
+  const cwd = req.args.cwd ?? req.args.dir ?? req.args.workdir;
+  if (cwd !== undefined && typeof cwd !== "string") return false;
+  // Relative to the project root: at least as strict as the session cwd, which is inside it.
+  const dir = cwd === undefined || cwd === "" ? ctx.projectRoot : isAbsolute(cwd) ? resolve(cwd) : resolve(ctx.projectRoot, cwd);
+  return insideProject(dir, ctx.projectRoot);
 }

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { ToolSpec } from "../protocol/llm.ts";
 import { safeHead, safeTail } from "../util/text.ts";
 import type { PathPolicy } from "./workspace.ts";
+import type { ExecSandbox } from "../sandbox/types.ts";
 
 export type { PathPolicy } from "./workspace.ts";
 
@@ -29,6 +30,8 @@ export interface ToolContext {
   onUpdate?(chunk: string): void;
   /** Persist an over-cap result; returns the saved file's path (or undefined when saving failed). */
   saveOverflow?(fullText: string): string | undefined;
+  /** exec runs its command through this when present (a working OS sandbox); absent = unsandboxed. */
+  sandbox?: ExecSandbox;
 }
 
 export interface ToolOutput {

@@ -25,8 +25,9 @@ function importsOf(file: string): string[] {
 }
 
 const files = walk(SRC).map((f) => ({ file: f, rel: relative(SRC, f).replaceAll("\\", "/") }));
-const CORE = ["protocol/", "llm/", "tool/", "agent/", "util/", "config/", "store/", "i18n/"];
-const ORDER: Record<string, number> = { "util/": 0, "protocol/": 1, "llm/": 2, "tool/": 3, "agent/": 4 };
+const CORE = ["protocol/", "llm/", "tool/", "sandbox/", "agent/", "util/", "config/", "store/", "i18n/"];
+// sandbox/ sits beside tool/: exec and the agent's tool host use it; it must not reach up into agent/.
+const ORDER: Record<string, number> = { "util/": 0, "protocol/": 1, "llm/": 2, "tool/": 3, "sandbox/": 3, "agent/": 4 };
 
 function layerOf(rel: string): string | undefined {
   return Object.keys(ORDER).find((l) => rel.startsWith(l));

@@ -4,13 +4,18 @@
  * group, SIGKILL shortly after). stdout and stderr are streamed to ctx.onUpdate in arrival order and returned
  * combined, followed by `exit code N`. A command that exits but leaves a background child holding the pipes open
  * does not hang the tool: output is drained briefly after the exit, then the pipes are dropped.
+ * With `ctx.sandbox` the command runs contained (src/sandbox/): network closed unless the sandbox opens it or the
+ * call asks for it (`network: true`, which the policy asks about); a failure that looks caused by the sandbox is
+ * said so in the text, and `details.sandboxFailure` lets the tool host offer a re-run outside it.
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { safeHead } from "../../util/text.ts";
 import { gitHardeningFor } from "../permission/git-exec-env.ts";
-import { defineTool, errorOutput, type ToolOutput } from "../tool.ts";
+import { detectSandboxFailure, sandboxFailureNote } from "../../sandbox/failure.ts";
+import type { WrappedCommand } from "../../sandbox/types.ts";
+import { defineTool, errorOutput, type ToolContext, type ToolOutput } from "../tool.ts";
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000;
 export const EXEC_MAX_TIMEOUT_MS = 600_000;
@@ -29,6 +34,10 @@ const input = z.object({
     .max(EXEC_MAX_TIMEOUT_MS)
     .optional()
     .describe(`Timeout in milliseconds (default ${EXEC_DEFAULT_TIMEOUT_MS}, at most ${EXEC_MAX_TIMEOUT_MS}).`),
+  network: z
+    .boolean()
+    .optional()
+    .describe("Set true only when this command needs network access (commands run sandboxed without network; the user is asked)."),
 });
 
 /** Keeps all output up to a memory bound; beyond it the middle is dropped (the head and the latest tail stay). */
@@ -127,71 +136,100 @@ export const execTool = defineTool({
     const timeoutMs = args.timeout_ms ?? EXEC_DEFAULT_TIMEOUT_MS;
     const started = Date.now();
 
-    const proc = Bun.spawn([...shellFor(env), args.command], {
-      cwd,
-      env,
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-      detached: process.platform !== "win32",
-    });
-    const out = new OutputCollector();
-    const onText = (s: string) => {
-      out.push(s);
-      try {
-        ctx.onUpdate?.(s);
-      } catch {
-        // a UI listener failing must not break the command
-      }
-    };
-
-    let ended: "timeout" | "canceled" | undefined;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
-    const terminate = (why: "timeout" | "canceled") => {
-      if (ended) return;
-      ended = why;
-      killGroup(proc.pid, "SIGTERM");
-      killTimer = setTimeout(() => killGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
-    };
-    const timer = setTimeout(() => terminate("timeout"), timeoutMs);
-    const onAbort = () => terminate("canceled");
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener("abort", onAbort, { once: true });
-
-    let release: () => void = () => undefined;
-    const stopPipes = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const pumps = Promise.all([pump(proc.stdout, onText, stopPipes), pump(proc.stderr, onText, stopPipes)]);
-    const exitCode = await proc.exited;
-    clearTimeout(timer);
-    ctx.signal.removeEventListener("abort", onAbort);
-    const drain = setTimeout(release, ended ? 0 : DRAIN_AFTER_EXIT_MS);
-    await pumps;
-    clearTimeout(drain);
-    if (ended) {
-      // The leader is gone; make sure the rest of its group is too before reporting.
-      if (killTimer) clearTimeout(killTimer);
-      killGroup(proc.pid, "SIGKILL");
+    const sandbox = ctx.sandbox;
+    const network = sandbox ? args.network === true || sandbox.network : true;
+    const argv = [...shellFor(env), args.command];
+    let wrapped: WrappedCommand | undefined;
+    try {
+      wrapped = sandbox?.wrap({ argv, cwd, env, network });
+    } catch (e) {
+      return errorOutput(`The sandbox could not be set up for this command (${e instanceof Error ? e.message : String(e)}).`, "sandbox_error");
     }
-
-    const output = out.text();
-    const sep = output && !output.endsWith("\n") ? "\n" : "";
-    const details = { command: args.command, cwd, exitCode, signal: proc.signalCode ?? undefined, durationMs: Date.now() - started };
-    if (ended === "timeout") {
-      return errorOutput(`${output}${sep}[timed out after ${timeoutMs} ms; the command and its children were killed]`, "Timeout", {
-        ...details,
-        timedOut: true,
-      });
+    try {
+      return await runCommand(wrapped?.argv ?? argv, wrapped?.env ?? env, cwd, args, ctx, timeoutMs, started, sandbox ? { sandbox, network } : undefined);
+    } finally {
+      wrapped?.cleanup();
     }
-    if (ended === "canceled") {
-      return errorOutput(`${output}${sep}[canceled by the user; the command and its children were killed]`, "Canceled", {
-        ...details,
-        canceled: true,
-      });
-    }
-    const text = `${output || "(no output)\n"}${output ? sep : ""}exit code ${exitCode}`;
-    if (exitCode !== 0) return errorOutput(text, `ExitCode:${exitCode}`, details);
-    return { text, details };
   },
 });
+
+async function runCommand(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+  args: { command: string },
+  ctx: ToolContext,
+  timeoutMs: number,
+  started: number,
+  contained: { sandbox: NonNullable<ToolContext["sandbox"]>; network: boolean } | undefined,
+): Promise<ToolOutput> {
+  const proc = Bun.spawn(argv, {
+    cwd,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: process.platform !== "win32",
+  });
+  const out = new OutputCollector();
+  const onText = (s: string) => {
+    out.push(s);
+    try {
+      ctx.onUpdate?.(s);
+    } catch {
+      // a UI listener failing must not break the command
+    }
+  };
+
+  let ended: "timeout" | "canceled" | undefined;
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const terminate = (why: "timeout" | "canceled") => {
+    if (ended) return;
+    ended = why;
+    killGroup(proc.pid, "SIGTERM");
+    killTimer = setTimeout(() => killGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
+  };
+  const timer = setTimeout(() => terminate("timeout"), timeoutMs);
+  const onAbort = () => terminate("canceled");
+  if (ctx.signal.aborted) onAbort();
+  else ctx.signal.addEventListener("abort", onAbort, { once: true });
+
+  let release: () => void = () => undefined;
+  const stopPipes = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const pumps = Promise.all([pump(proc.stdout, onText, stopPipes), pump(proc.stderr, onText, stopPipes)]);
+  const exitCode = await proc.exited;
+  clearTimeout(timer);
+  ctx.signal.removeEventListener("abort", onAbort);
+  const drain = setTimeout(release, ended ? 0 : DRAIN_AFTER_EXIT_MS);
+  await pumps;
+  clearTimeout(drain);
+  if (ended) {
+    // The leader is gone; make sure the rest of its group is too before reporting.
+    if (killTimer) clearTimeout(killTimer);
+    killGroup(proc.pid, "SIGKILL");
+  }
+
+  const output = out.text();
+  const sep = output && !output.endsWith("\n") ? "\n" : "";
+  const details = { command: args.command, cwd, exitCode, signal: proc.signalCode ?? undefined, durationMs: Date.now() - started };
+  if (ended === "timeout") {
+    return errorOutput(`${output}${sep}[timed out after ${timeoutMs} ms; the command and its children were killed]`, "Timeout", {
+      ...details,
+      timedOut: true,
+    });
+  }
+  if (ended === "canceled") {
+    return errorOutput(`${output}${sep}[canceled by the user; the command and its children were killed]`, "Canceled", {
+      ...details,
+      canceled: true,
+    });
+  }
+  const text = `${output || "(no output)\n"}${output ? sep : ""}exit code ${exitCode}`;
+  const full = contained ? { ...details, sandboxed: contained.sandbox.kind, network: contained.network } : details;
+  if (exitCode === 0) return { text, details: full };
+  const failure = contained ? detectSandboxFailure(output, { network: contained.network }) : undefined;
+  if (!contained || !failure) return errorOutput(text, `ExitCode:${exitCode}`, full);
+  return errorOutput(`${text}\n${sandboxFailureNote(failure, contained.sandbox, contained.network)}`, `ExitCode:${exitCode}`, { ...full, sandboxFailure: failure });
+}

@@ -23,6 +23,8 @@ export interface HeadlessOptions {
   stderr: { write(s: string): unknown };
   describeError: (e: Extract<AgentEvent, { type: "error" }>) => string;
   startedAt: number;
+  /** Called right after session.started is emitted, before the prompt is submitted (start-up notices). */
+  afterStart?: () => void;
   /** stream-json: awaited after the run, before unsubscribing, so late events (tool-use summaries) are printed. */
   afterIdle?: () => Promise<void>;
 }
@@ -105,6 +107,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   });
 
   o.session.start();
+  o.afterStart?.();
   o.session.submit({ type: "user_input", text: o.prompt });
   await o.session.idle();
   if (o.format === "stream-json" && o.afterIdle) await o.afterIdle().catch(() => undefined);

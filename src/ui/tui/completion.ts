@@ -27,6 +27,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   translatedCommand("rewind", "cmd.rewind"),
   translatedCommand("session", "cmd.session"),
   translatedCommand("stats", "cmd.stats"),
+  translatedCommand("status", "cmd.status"),
   translatedCommand("ui", "cmd.ui"),
   translatedCommand("exit", "cmd.exit"),
 ];

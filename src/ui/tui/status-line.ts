@@ -1,4 +1,4 @@
-/** The status line text: provider · model · ctx · cost · spinner+elapsed · queue · mode · branch. Pure. */
+/** The status line text: provider · model · ctx · cost · spinner+elapsed · queue · mode · sandbox (when off/unavailable) · branch. Pure. */
 import type { ViewState } from "./view-model.ts";
 import { t } from "../../i18n/i18n.ts";
 import { formatCost, formatTokens } from "../../llm/usage.ts";
@@ -23,6 +23,7 @@ export function statusText(state: ViewState, now: number, spinnerFrame: number, 
   }
   if (state.queue.length) parts.push(t("status.queued", { count: state.queue.length }));
   parts.push(s.permissionMode);
+  if (s.sandbox) parts.push(s.sandbox);
   if (s.gitBranch) parts.push(`⎇ ${s.gitBranch}`);
   const line = parts.join(" · ");
   return hint ? `${hint}   ${line}` : line;

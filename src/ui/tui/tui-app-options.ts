@@ -22,6 +22,8 @@ export interface TuiAppOptions {
   historyFile: string;
   displayMode: DisplayMode;
   gitBranch?: string;
+  /** Status-line segment when commands are not sandboxed ("sandbox off", "no sandbox"). */
+  sandbox?: string;
   contextWindow?: number;
   /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
   contextTokens?: number;

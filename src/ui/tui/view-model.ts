@@ -68,6 +68,8 @@ export interface StatusState {
   turnStartedAt: number | null;
   permissionMode: PermissionMode;
   gitBranch?: string;
+  /** Shown when commands are not sandboxed ("sandbox off", "no sandbox"); unset when they are. */
+  sandbox?: string;
   totalInputTokens: number;
   totalOutputTokens: number;
 }
@@ -106,6 +108,7 @@ export interface InitialViewOptions {
   permissionMode: PermissionMode;
   displayMode: DisplayMode;
   gitBranch?: string;
+  sandbox?: string;
   contextWindow?: number;
   /** What the first request will carry (system prompt + tools), shown before any turn. */
   contextTokens?: number;
@@ -126,6 +129,7 @@ export function initialViewState(o: InitialViewOptions): ViewState {
       turnStartedAt: null,
       permissionMode: o.permissionMode,
       gitBranch: o.gitBranch,
+      ...(o.sandbox ? { sandbox: o.sandbox } : {}),
       totalInputTokens: 0,
       totalOutputTokens: 0,
     },

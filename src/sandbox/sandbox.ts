@@ -1,0 +1,82 @@
+/**
+ * The sandbox of this process: the mode from the configuration, the backend the platform has (bwrap, Seatbelt)
+ * and whether it really works (probe.ts, asynchronous). `status()` never blocks; `ready()` resolves once the probe
+ * has answered; `exec()` is the backend exec uses, present only when commands really run contained.
+ */
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bwrapWrap } from "./bwrap.ts";
+import { fsPlan, type FsPlan } from "./fs-plan.ts";
+import { probeSandbox, type ProbeResult } from "./probe.ts";
+import { seatbeltWrap } from "./seatbelt.ts";
+import type { ExecSandbox, SandboxMode, SandboxRoots, SandboxStatus } from "./types.ts";
+
+export interface SandboxRuntimeOptions {
+  mode: SandboxMode;
+  /** Settings `sandbox.network`: every command gets the network. */
+  network: boolean;
+  roots: SandboxRoots;
+  /** Default: the cached process-wide probe. */
+  probe?: () => Promise<ProbeResult>;
+}
+
+export interface SandboxRuntime {
+  readonly mode: SandboxMode;
+  readonly network: boolean;
+  status(): SandboxStatus;
+  ready(): Promise<SandboxStatus>;
+  exec(): ExecSandbox | undefined;
+  /** Removes the helper file; safe to call twice. */
+  dispose(): void;
+}
+
+export function createSandboxRuntime(o: SandboxRuntimeOptions): SandboxRuntime {
+  const mode = o.mode;
+  if (mode === "off") {
+    const off: SandboxStatus = { state: "off" };
+    return { mode, network: true, status: () => off, ready: () => Promise.resolve(off), exec: () => undefined, dispose: () => undefined };
+  }
+  let status: SandboxStatus = { state: "pending", mode };
+  let backend: ExecSandbox | undefined;
+  let plan: FsPlan | undefined;
+  let helperDir: string | undefined;
+  const emptyFile = (): string => {
+    helperDir ??= mkdtempSync(join(o.roots.workspace?.root ?? tmpdir(), "chatcli-sandbox-"));
+    const f = join(helperDir, "empty");
+    closeSync(openSync(f, "a", 0o444));
+    return f;
+  };
+  let started: Promise<SandboxStatus> | undefined;
+  const ready = (): Promise<SandboxStatus> => {
+    started ??= (o.probe ?? (() => probeSandbox()))().then((r) => {
+      if (!r.ok) {
+        status = { state: "unavailable", mode, reason: r.reason };
+        return status;
+      }
+      plan = fsPlan({ mode, roots: o.roots });
+      const p = plan;
+      const scratch = o.roots.workspace?.scratchDir;
+      backend = {
+        kind: r.kind,
+        mode,
+        network: o.network,
+        wrap: (req) => (r.kind === "bwrap" ? bwrapWrap(p, req, { bwrapPath: r.path, emptyFile: emptyFile() }) : seatbeltWrap(p, req, scratch)),
+      };
+      status = { state: "active", mode, kind: r.kind };
+      return status;
+    });
+    return started;
+  };
+  return {
+    mode,
+    network: o.network,
+    status: () => status,
+    ready,
+    exec: () => backend,
+    dispose() {
+      if (helperDir) rmSync(helperDir, { recursive: true, force: true });
+      helperDir = undefined;
+    },
+  };
+}
