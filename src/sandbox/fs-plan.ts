@@ -52,8 +52,8 @@ export function fsPlan(spec: SandboxSpec): FsPlan {
   const home = real(r.userHome);
   const chatcliHome = real(r.chatcliHome);
   const writable = unique([...(spec.mode === "workspace-write" ? [project] : []), ...(r.workspace ? [real(r.workspace.scratchDir)] : [])]);
-  // The home stays visible (read-only) even when it lives under /tmp, which the private /tmp would hide.
-  const readable = unique([home, ...(r.workspace ? [real(r.workspace.root)] : []), ...(r.readable ?? []).map(real)]);
+  // The home and the project stay visible (read-only at least) even under /tmp, which the private /tmp would hide.
+  const readable = unique([home, project, ...(r.workspace ? [real(r.workspace.root)] : []), ...(r.readable ?? []).map(real)]);
   const prot: PlannedPath[] = [
     { path: join(project, ".git"), kind: "dir" },
     { path: join(project, ".chatcli"), kind: "dir" },

@@ -92,9 +92,10 @@ describe("Session + agent loop", () => {
     expect(h.of("approval.resolved")).toEqual([{ type: "approval.resolved", requestId: asked[0]!.requestId, decision: "deny" }]);
   });
 
-  test("accept-edits lets write/edit through; read-only exec is allowed, a write-ish exec still asks", async () => {
+  test("accept-edits lets write/edit through; read-only exec is allowed, a write-ish exec still asks (sandbox off)", async () => {
     h = harness({
       mode: "accept-edits",
+      env: { CHATCLI_SANDBOX: "off" },
       replies: [
         { toolCalls: [{ name: "write", args: { path: "src/a.txt", content: "one\ntwo\n" } }] },
         { toolCalls: [{ name: "edit", args: { path: "src/a.txt", old_string: "two", new_string: "three" } }] },
