@@ -37,7 +37,8 @@ import { readPipedStdin } from "./cli/read-stdin.ts";
 const STDIN_FIRST_BYTE_MS = 3_000;
 import { chatcliHome } from "./config/paths.ts";
 import { probeSandbox } from "./sandbox/probe.ts";
-import { sandboxNotice, sandboxStateText, sandboxStatusLabel } from "./sandbox/describe.ts";
+import { sandboxNotice, sandboxStatusLabel } from "./sandbox/describe.ts";
+import { statusCommandText } from "./cli/status-command.ts";
 import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -254,11 +255,7 @@ async function runInteractive(
       const mine = extras.slash?.handle(name, args);
       if (mine) return mine;
       if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
-      if (name === "status") {
-        const sb = extras.sandbox;
-        const sandbox = sb ? sandboxStateText(sb.status(), sb.network) : t("sandbox.stateOff");
-        return t("slash.status", { provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox });
-      }
+      if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
       return `Unknown command /${name}. Type /help for the list.`;
     },
   });

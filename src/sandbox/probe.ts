@@ -20,7 +20,8 @@ export function resetSandboxProbe(): void {
   cached = undefined;
 }
 
-async function runProbe(platform: NodeJS.Platform, env: Record<string, string | undefined>): Promise<ProbeResult> {
+/** The probe itself, uncached. */
+export async function runProbe(platform: NodeJS.Platform, env: Record<string, string | undefined>): Promise<ProbeResult> {
   const PATH = env.PATH ?? "/usr/local/bin:/usr/bin:/bin";
   const truePath = Bun.which("true", { PATH }) ?? "/bin/true";
   if (platform === "linux") {

@@ -23,6 +23,12 @@ describe("parseArgs", () => {
     expect(parse("--prompt", "hi", "--model", "m", "--output-format", "stream-json")).toMatchObject({ kind: "oneshot", prompt: "hi", outputFormat: "stream-json", flags: { model: "m" } });
   });
 
+  test("--sandbox MODE; a mode that does not exist is a usage error", () => {
+    expect(parse("-p", "x", "--sandbox", "off")).toMatchObject({ kind: "oneshot", flags: { sandbox: "off" } });
+    expect(parse("--sandbox", "read-only")).toMatchObject({ kind: "interactive", flags: { sandbox: "read-only" } });
+    expect(usageError(["--sandbox", "open"])).toContain("sandbox");
+  });
+
   test("models, --no-tui, update --version X", () => {
     expect(parse("models", "--json")).toMatchObject({ kind: "models", json: true });
     expect(parse("--no-tui")).toMatchObject({ kind: "interactive", noTui: true });

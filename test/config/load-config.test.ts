@@ -100,3 +100,31 @@ describe("dotenv and project root", () => {
     expect(findProjectRoot(nested)).toBe(dir);
   });
 });
+
+describe("sandbox configuration", () => {
+  test("default workspace-write, network closed, no allowlist", () => {
+    expect(load().sandbox).toEqual({ mode: "workspace-write", network: false, envAllow: [] });
+  });
+
+  test("flag > CHATCLI_SANDBOX > project settings > user settings; network and env from settings", () => {
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ sandbox: { mode: "read-only", network: true, env: ["NPM_TOKEN"] } }));
+    expect(load().sandbox).toEqual({ mode: "read-only", network: true, envAllow: ["NPM_TOKEN"] });
+    writeFileSync(join(project, ".chatcli", "settings.json"), JSON.stringify({ sandbox: { mode: "workspace-write" } }));
+    expect(load().sandbox).toEqual({ mode: "workspace-write", network: true, envAllow: ["NPM_TOKEN"] });
+    expect(load({ CHATCLI_SANDBOX: "off" }).sandbox.mode).toBe("off");
+    expect(load({ CHATCLI_SANDBOX: "off" }, { sandbox: "read-only" }).sandbox.mode).toBe("read-only");
+  });
+
+  test("CHATCLI_SANDBOX in .env is ignored (a command could have written it); a bad value warns and is ignored", () => {
+    writeFileSync(join(project, ".env"), "CHATCLI_SANDBOX=off\n");
+    expect(load().sandbox.mode).toBe("workspace-write");
+    const c = load({ CHATCLI_SANDBOX: "nope" });
+    expect(c.sandbox.mode).toBe("workspace-write");
+    expect(c.warnings.join("\n")).toContain("CHATCLI_SANDBOX=nope");
+  });
+
+  test("a wrong sandbox setting stops with the key named", () => {
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ sandbox: { mode: "wide-open" } }));
+    expect(() => load()).toThrow(/sandbox\.mode/);
+  });
+});

@@ -82,3 +82,9 @@ test("notices come after the block that preceded them: a finished tool group, th
   ]);
   expect(running.live.tools?.calls[0]?.output).toBe("more");
 });
+
+test("the sandbox shows in the status line only when commands are not contained", () => {
+  expect(line(init())).not.toContain("sandbox");
+  const off = initialViewState({ provider: "OPENAI", model: "gpt-4o", permissionMode: "default", displayMode: "full", sandbox: "sandbox off" });
+  expect(line(off)).toContain(" · default · sandbox off");
+});
