@@ -123,12 +123,13 @@ describe.skipIf(!hasTmux())("TUI (compiled binary in tmux)", () => {
     }
   }, 20_000);
 
-  test("an 'always' approval is written to ./.chatcli/coder_policy.json and honoured next run; Ctrl+C Ctrl+C removes the workspace", async () => {
+  // Sandbox off: with it, `touch` inside the project needs no approval at all.
+  test("an 'always' approval is written to ./.chatcli/coder_policy.json and honoured next run; Ctrl+C Ctrl+C removes the workspace (sandbox off)", async () => {
     freshTmp();
     const policy = join(b.dir, ".chatcli", "coder_policy.json");
     rmSync(policy, { force: true });
     const touch = () => fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "touch approved.txt" } }], chunks: [] }, { text: "touched" });
-    const start = (sock: string) => new Tmux(join(b.home, sock), paneCommand(b, "--model coder:7b", { env: env(), after: "echo EXITED=$?; sleep 30" }));
+    const start = (sock: string) => new Tmux(join(b.home, sock), paneCommand(b, "--model coder:7b --sandbox off", { env: env(), after: "echo EXITED=$?; sleep 30" }));
     touch();
     let tmux = start("tmux-pipeline-2.sock");
     try {

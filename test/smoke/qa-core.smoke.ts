@@ -209,7 +209,8 @@ describe("headless agent: permission policy", () => {
     expect(tool.content.toLowerCase()).toMatch(/blocked|dangerous|denied/);
   });
 
-  test("read-only commands run in default mode; chained or redirected ones are denied with no terminal", async () => {
+  // Without the OS sandbox (it would let these run inside the project: test/smoke/sandbox.smoke.ts).
+  test("read-only commands run in default mode; chained or redirected ones are denied with no terminal (sandbox off)", async () => {
     const d = project({ "f.txt": "hello\n" });
     const from = fake.chatRequests().length;
     fake.enqueue(
@@ -224,7 +225,7 @@ describe("headless agent: permission policy", () => {
       },
       { text: "Ok." },
     );
-    const r = await runIn(d, ["-p", "look", "--model", TOOLS]);
+    const r = await runIn(d, ["-p", "look", "--model", TOOLS, "--sandbox", "off"]);
     expect(r.code).toBe(0);
     const tools = messagesOf(since(from).at(-1)).filter((m) => m.role === "tool");
     expect(tools[0]!.content).toContain("hello");
@@ -454,11 +455,12 @@ describe("headless agent: system prompt, anchor and configuration", () => {
     expect(messagesOf(since(from).at(-1)).find((m) => m.role === "tool")!.content).toContain("PLAN-READ");
   });
 
-  test("Ctrl+C during a running exec: exit 130 and the command's process group is killed", async () => {
+  // Sandbox off: inside it `$$` is a pid of its own namespace (the sandboxed tree's kill: test/sandbox/bwrap.test.ts).
+  test("Ctrl+C during a running exec: exit 130 and the command's process group is killed (sandbox off)", async () => {
     const d = project();
     const pidFile = join(d, "child.pid");
     fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: `sh -c 'echo $$ > "${pidFile}"; sleep 60' & wait` } }], chunks: [] });
-    const proc = Bun.spawn([b.bin, "-p", "run it", "--model", TOOLS, "--permission-mode", "bypass"], { cwd: d, env: { ...b.env, OLLAMA_HOST: fake.url }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([b.bin, "-p", "run it", "--model", TOOLS, "--permission-mode", "bypass", "--sandbox", "off"], { cwd: d, env: { ...b.env, OLLAMA_HOST: fake.url }, stdout: "pipe", stderr: "pipe" });
     const end = Date.now() + 8000;
     while (!existsSync(pidFile) && Date.now() < end) await Bun.sleep(25);
     await Bun.sleep(100);
