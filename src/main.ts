@@ -140,7 +140,6 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     },
   });
   const session = wired.session;
-  const sandboxStatus = await wired.sandbox.ready();
   if (cmd.rewind !== undefined) {
     const r = await applyRewindFlag(wired, cmd.rewind);
     if (!r) return 1;
@@ -156,8 +155,9 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     stdout: process.stdout,
     stderr: process.stderr,
     startedAt,
-    // Right after session.started: stream-json always sees the sandbox state; text mode prints it when none can run.
-    afterStart: () => session.publish({ type: "notice", ...sandboxNotice(sandboxStatus, wired.sandbox.network) }),
+    // Once the probe (started before the model look-up) answers, never holding up the run: stream-json always sees
+    // the sandbox state; text mode prints it when none can run.
+    afterStart: () => wired.sandbox.ready().then((s) => session.publish({ type: "notice", ...sandboxNotice(s, wired.sandbox.network) })),
     afterIdle: async () => wired.summaries?.whenIdle(),
     describeError: (e) => (e.error ? describeLlmError(e.error, { provider: resolved.providerId, model: resolved.model, baseUrl: resolved.baseUrl }) : e.message),
   });

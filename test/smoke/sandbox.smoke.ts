@@ -76,13 +76,14 @@ describe.skipIf(why !== undefined)("sandboxed exec (compiled binary, real bwrap)
     expect(out).not.toContain("ghp_envcanary");
   });
 
-  test("stream-json announces the sandbox right after session.started; --sandbox off makes the same write ask", async () => {
+  test("stream-json announces the sandbox; --sandbox off makes the same write ask", async () => {
     fake.enqueue({ text: "hi" });
     const r = await run(b, ["-p", "hi", "--model", "coder:7b", "--output-format", "stream-json"], env());
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string; level?: string });
     expect(lines[0]!.type).toBe("session.started");
-    expect(lines[1]).toMatchObject({ type: "notice", level: "info" });
-    expect(lines[1]!.text).toContain("workspace-write (bubblewrap)");
+    const notice = lines.find((l) => l.type === "notice" && l.text?.startsWith("Sandbox:"));
+    expect(notice).toMatchObject({ level: "info" });
+    expect(notice!.text).toContain("workspace-write (bubblewrap)");
 
     exec("echo off > off.txt");
     const off = await run(b, ["-p", "write", "--model", "coder:7b", "--sandbox", "off"], env());

@@ -23,8 +23,11 @@ export interface HeadlessOptions {
   stderr: { write(s: string): unknown };
   describeError: (e: Extract<AgentEvent, { type: "error" }>) => string;
   startedAt: number;
-  /** Called right after session.started is emitted, before the prompt is submitted (start-up notices). */
-  afterStart?: () => void;
+  /**
+   * Called right after session.started is emitted, before the prompt is submitted (start-up notices). A returned
+   * promise is awaited before the output ends, so what it publishes late is still printed.
+   */
+  afterStart?: () => Promise<void> | void;
   /** stream-json: awaited after the run, before unsubscribing, so late events (tool-use summaries) are printed. */
   afterIdle?: () => Promise<void>;
 }
@@ -46,7 +49,14 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     lastChar = text.slice(-1);
   });
 
+  // turn.completed stays the last event: one that comes before the afterStart work has finished waits for it.
+  let startDone = false;
+  const held: AgentEvent[] = [];
   const unsubscribe = o.session.subscribe((e) => {
+    if (!startDone && e.type === "turn.completed") held.push(e);
+    else handle(e);
+  });
+  const handle = (e: AgentEvent): void => {
     if (o.format === "stream-json") o.stdout.write(`${JSON.stringify(e)}\n`);
     switch (e.type) {
       case "session.started":
@@ -104,12 +114,15 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
       default:
         return;
     }
-  });
+  };
 
   o.session.start();
-  o.afterStart?.();
+  const started = o.afterStart?.();
   o.session.submit({ type: "user_input", text: o.prompt });
   await o.session.idle();
+  await started;
+  startDone = true;
+  for (const e of held.splice(0)) handle(e);
   if (o.format === "stream-json" && o.afterIdle) await o.afterIdle().catch(() => undefined);
   unsubscribe();
   if (!finalText && current) finalText = current;
