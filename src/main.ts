@@ -39,6 +39,7 @@ import { chatcliHome } from "./config/paths.ts";
 import { probeSandbox } from "./sandbox/probe.ts";
 import { sandboxNotice, sandboxStatusLabel } from "./sandbox/describe.ts";
 import { statusCommandText } from "./cli/status-command.ts";
+import { SANDBOX_RERUN_TOOL } from "./agent/sandbox-rerun.ts";
 import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 
 export async function main(argv: string[]): Promise<number> {
@@ -136,7 +137,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
       // helps a file edit asked in default mode; exec and safety-immune asks need bypass (or an allow rule).
       const mode = cmd.flags.permissionMode ?? cfg.permissionMode;
       const editHint = (tool === "write" || tool === "edit") && mode === "default";
-      process.stderr.write(`chatcli: ${t(editHint ? "cli.permissionDenied" : "cli.permissionDeniedBypass", { action })}\n`);
+      const key = tool === SANDBOX_RERUN_TOOL ? "cli.sandboxRerunDenied" : editHint ? "cli.permissionDenied" : "cli.permissionDeniedBypass";
+      process.stderr.write(`chatcli: ${t(key, { action })}\n`);
     },
   });
   const session = wired.session;

@@ -7,6 +7,9 @@
 import { t } from "../i18n/i18n.ts";
 import type { ToolRunContext, ToolRunResult } from "./tool-host.ts";
 
+/** The `tool` of the re-run question (approval.requested): exec, but outside the sandbox. */
+export const SANDBOX_RERUN_TOOL = "exec-unsandboxed";
+
 export function sandboxFailureOf(r: ToolRunResult): { kind: string; evidence: string } | undefined {
   const f = r.details?.sandboxFailure;
   if (!f || typeof f !== "object") return undefined;
@@ -18,7 +21,7 @@ export async function offerRerunOutsideSandbox(first: ToolRunResult, command: st
   const failure = sandboxFailureOf(first);
   if (!failure || ctx.signal.aborted) return first;
   const answer = await ctx.requestApproval({
-    tool: "exec",
+    tool: SANDBOX_RERUN_TOOL,
     action: command,
     reason: t(failure.kind === "network" ? "sandbox.rerunNetwork" : "sandbox.rerunFilesystem", { evidence: failure.evidence }),
   });

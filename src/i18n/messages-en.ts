@@ -247,6 +247,7 @@ export const en = {
   "sandbox.noticeActive": "Sandbox: {state}",
   "sandbox.noticeOff": "Sandbox off (--sandbox off, CHATCLI_SANDBOX or settings): commands run unrestricted; those that are not read-only need approval.",
   "sandbox.noticeUnavailable": "No sandbox for commands: {reason}. Commands that are not read-only need approval.",
+  "cli.sandboxRerunDenied": "the sandbox blocked \"{action}\"; running it outside the sandbox needs approval: denied (no terminal to ask; --sandbox off runs commands unsandboxed)",
   "status.sandboxOff": "sandbox off",
   "status.sandboxUnavailable": "no sandbox",
   "cmd.status": "Provider, model, permission mode and sandbox",

@@ -245,6 +245,7 @@ export const ptBR: Record<MessageKey, string> = {
   "sandbox.noticeActive": "Sandbox: {state}",
   "sandbox.noticeOff": "Sandbox desligado (--sandbox off, CHATCLI_SANDBOX ou configurações): comandos rodam sem restrições; os que não são só leitura precisam de aprovação.",
   "sandbox.noticeUnavailable": "Sem sandbox para comandos: {reason}. Comandos que não são só leitura precisam de aprovação.",
+  "cli.sandboxRerunDenied": "o sandbox bloqueou \"{action}\"; executá-lo fora do sandbox precisa de aprovação: negado (sem terminal para perguntar; --sandbox off executa comandos sem sandbox)",
   "status.sandboxOff": "sandbox desligado",
   "status.sandboxUnavailable": "sem sandbox",
   "cmd.status": "Provedor, modelo, modo de permissão e sandbox",

@@ -45,7 +45,7 @@ function host(fx: SandboxFixture, mode: PermissionMode) {
 }
 
 async function run(fx: SandboxFixture, mode: PermissionMode, command: string, answer: Answer) {
-  const asked: Array<{ action: string; reason: string }> = [];
+  const asked: Array<{ tool: string; action: string; reason: string }> = [];
   const ctx: ToolRunContext = {
     signal: new AbortController().signal,
     onUpdate: () => undefined,
@@ -73,6 +73,7 @@ describe.skipIf(why !== undefined)("re-run outside the sandbox (real bwrap)", ()
     mkdirSync(target);
     const { r, asked } = await run(f, "default", `echo ran > ${target}/x.txt`, "once");
     expect(asked).toHaveLength(1);
+    expect(asked[0]!.tool).toBe("exec-unsandboxed");
     expect(asked[0]!.reason).toContain("OUTSIDE the sandbox");
     expect(asked[0]!.reason).toContain("Read-only file system");
     expect(readFileSync(join(target, "x.txt"), "utf8")).toBe("ran\n");

@@ -54,7 +54,7 @@ describe.skipIf(why !== undefined)("sandboxed exec (compiled binary, real bwrap)
       const r = await run(b, ["-p", "try", "--model", "coder:7b", "--permission-mode", "default"], env());
       expect(r.code).toBe(0);
       if (command !== `echo x > ${outside}`) {
-        expect(r.stderr).toContain("permission needed");
+        expect(r.stderr).toContain("running it outside the sandbox needs approval: denied");
         expect(lastToolResult()).toContain("[sandbox]");
       }
     }
