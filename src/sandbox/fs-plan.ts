@@ -4,7 +4,9 @@
  * - `protected`: read-only even inside a writable root: `.git` (hooks, config, commondir…), `<project>/.chatcli`,
  *   chatcli's home, the `.env` files chatcli loads at start (they can set CHATCLI_HOME, provider URLs…), and the
  *   shell/git start-up files of the user's home (they matter when the project is the home itself);
- * - `masks`: credential stores hidden behind an empty directory/file (ssh, cloud CLIs, gh, the copilot token…).
+ * - `masks`: credential stores hidden behind an empty directory/file (ssh, cloud CLIs, gh, the copilot token…),
+ *   and the sockets of privileged daemons (docker, containerd, podman, D-Bus, the user's runtime dir): a unix socket
+ *   on a read-only mount can still be connected to, and the docker socket alone is root on the host.
  * A protected path that does not exist yet must still be impossible to create (`<project>/.chatcli/settings.json`
  * with `"permissionMode": "bypass"` would be read at the next start), so backends get its kind too.
  */
@@ -46,6 +48,22 @@ const CREDENTIAL_STORES: PlannedPath[] = [
   { path: ".cargo/credentials.toml", kind: "file" },
 ];
 
+/** Daemon sockets (and the directories holding them), absolute; `/var/run` is usually a link to `/run`. */
+const DAEMON_SOCKETS = [
+  "/run/docker.sock",
+  "/var/run/docker.sock",
+  "/run/containerd",
+  "/run/podman",
+  "/run/dbus",
+  "/var/run/dbus",
+  "/run/user",
+  "/run/snapd.socket",
+  "/run/snapd-snap.socket",
+  "/run/libvirt",
+  "/run/systemd/private",
+  "/run/systemd/userdb",
+];
+
 export function fsPlan(spec: SandboxSpec): FsPlan {
   const r = spec.roots;
   const project = real(r.projectRoot);
@@ -66,6 +84,7 @@ export function fsPlan(spec: SandboxSpec): FsPlan {
     ...CREDENTIAL_STORES.map((c) => ({ path: join(home, c.path), kind: c.kind })),
     // The copilot OAuth token (llm/providers/copilot-auth.ts keeps it under <home>/auth/).
     { path: join(chatcliHome, "auth"), kind: "dir" },
+    ...DAEMON_SOCKETS.map((p) => ({ path: real(p), kind: "file" as const })),
   ];
   return { writable, readable, protected: uniqueBy(prot), masks: uniqueBy(masks) };
 }

@@ -140,3 +140,27 @@ describe.skipIf(why !== undefined)("bwrap sandbox (real)", () => {
     expect(left).toBe("");
   });
 });
+
+describe.skipIf(why !== undefined)("daemon sockets (real bwrap)", () => {
+  test("a unix socket on a read-only mount stays connectable, so daemon sockets are masked", async () => {
+    const { fsPlan } = await import("../../src/sandbox/fs-plan.ts");
+    const { bwrapArgs } = await import("../../src/sandbox/bwrap.ts");
+    f = await sandboxFixture();
+    const masks = fsPlan({ mode: "workspace-write", roots: { projectRoot: f.project, cwd: f.project, chatcliHome: f.chatcliHome, userHome: f.home } }).masks.map((m) => m.path);
+    for (const p of ["/run/docker.sock", "/run/user", "/run/dbus"]) expect(masks).toContain(p);
+    // The mechanism, on a socket of our own: bound over with an empty file, connect() is refused.
+    const sock = join(f.home, "daemon.sock");
+    const server = Bun.listen({ unix: sock, socket: { data: () => undefined } });
+    try {
+      const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${sock}'); print('CONNECTED')"`;
+      const plain = await f.exec(connect);
+      if (!plain.text.includes("CONNECTED") && plain.text.includes("python3")) return; // no python3 here: nothing to show
+      expect(plain.text).toContain("CONNECTED"); // read-only is not enough
+      const { args } = bwrapArgs({ writable: [f.project], readable: [f.home], protected: [], masks: [{ path: sock, kind: "file" }] }, { cwd: f.project, network: false }, { emptyFile: "/dev/null" });
+      const masked = Bun.spawnSync(["bwrap", ...args, "--", "sh", "-c", connect], { stderr: "pipe", stdout: "pipe" });
+      expect(masked.stdout.toString() + masked.stderr.toString()).not.toContain("CONNECTED");
+    } finally {
+      server.stop(true);
+    }
+  });
+});
