@@ -3,11 +3,12 @@
 // project (the re-run question is declined headless and reported); it never sees API keys; stream-json announces
 // the sandbox. Skipped (with the reason) only where bwrap cannot run.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
 import { runProbe } from "../../src/sandbox/probe.ts";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
-import { isolatedBinary, run, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 
 const probe = process.platform === "linux" ? await runProbe("linux", process.env) : { ok: false as const, reason: `not Linux (${process.platform})` };
 const why = probe.ok ? undefined : probe.reason;
@@ -90,4 +91,41 @@ describe.skipIf(why !== undefined)("sandboxed exec (compiled binary, real bwrap)
     expect(off.stderr).toContain("permission needed");
     expect(existsSync(join(b.dir, "off.txt"))).toBe(false);
   });
+});
+
+describe("without a sandbox (compiled binary)", () => {
+  test("bwrap missing: said once on stderr and in stream-json, and a write-ish command asks (denied headless)", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "chatcli-nobwrap-"));
+    try {
+      exec("touch nobwrap.txt");
+      const r = await run(b, ["-p", "go", "--model", "coder:7b"], { ...env(), PATH: empty });
+      expect(r.code).toBe(0);
+      expect(r.stderr.split("\n").filter((l) => l.includes("No sandbox for commands")).length).toBe(1);
+      expect(r.stderr).toContain("bwrap (bubblewrap) is not installed");
+      expect(r.stderr).toContain("permission needed");
+      expect(existsSync(join(b.dir, "nobwrap.txt"))).toBe(false);
+      fake.enqueue({ text: "hi" });
+      const s = await run(b, ["-p", "hi", "--model", "coder:7b", "--output-format", "stream-json"], { ...env(), PATH: empty });
+      const notice = s.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; level?: string; text?: string }).find((l) => l.type === "notice" && l.text?.includes("No sandbox"));
+      expect(notice).toMatchObject({ level: "warn" });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  test.skipIf(!hasTmux())("TUI: the status line says 'sandbox off' and /status gives the sandbox state", async () => {
+    const t = new Tmux(join(b.home, "sbx.sock"), paneCommand(b, "--model coder:7b --sandbox off", { env: env(), after: "sleep 30" }), 110, 30);
+    try {
+      await t.waitFor((s) => s.includes("Ask anything"));
+      const screen = await t.waitFor((s) => s.includes("sandbox off"));
+      expect(screen).toContain("default · sandbox off");
+      t.sendLiteral("/status");
+      t.send("Enter");
+      const status = await t.waitFor((s) => s.includes("Sandbox: off"));
+      expect(status).toContain("Permission mode: default");
+      expect(status).toContain("Model: coder:7b");
+    } finally {
+      t.kill();
+    }
+  }, 20_000);
 });
