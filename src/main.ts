@@ -186,7 +186,6 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   const resume = resolveResume(cfg, cmd);
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
   const session = wired.session;
-  const sandboxStatus = await wired.sandbox.ready();
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
   let replay = resume ? transcriptEvents(resume, { contextWindow: session.contextWindow }) : [];
   if (cmd.rewind !== undefined) {
@@ -195,12 +194,6 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     if (!r) return 1;
     const restored = resume ? transcriptEvents({ ...resume, viewEvents: [], history: [...session.messages] }, { contextWindow: session.contextWindow }) : [];
     replay = [...restored, ...r.notes.map((text) => ({ type: "notice" as const, level: "info" as const, text })), r.event];
-  }
-  // No sandbox can run: said once at start (the status line keeps saying it).
-  if (sandboxStatus.state === "unavailable") {
-    const n = sandboxNotice(sandboxStatus, wired.sandbox.network);
-    if (cmd.noTui || !process.stdout.isTTY) process.stderr.write(`chatcli: ${n.text}\n`);
-    else replay = [...replay, { type: "notice" as const, level: n.level, text: n.text }];
   }
   // With no model chosen, say which installed one is used (as the one-shot does on stderr).
   if (resolved.notice) {
@@ -224,6 +217,9 @@ async function runInteractive(
   extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime } = { replay: [] },
 ): Promise<number> {
   if (cmd.noTui || !process.stdout.isTTY) {
+    void extras.sandbox?.ready().then((s) => {
+      if (s.state === "unavailable") process.stderr.write(`chatcli: ${sandboxNotice(s, extras.sandbox!.network).text}\n`);
+    });
     const { runPlain } = await import("./ui/tui/plain-output.ts");
     session.start();
     return runPlain(session, process.stdin, process.stdout);
@@ -244,7 +240,8 @@ async function runInteractive(
     cwd: cfg.cwd,
     inline: cmd.inline || cfg.settings.ui?.screen === "inline",
     permissionMode: session.mode,
-    ...(extras.sandbox && sandboxStatusLabel(extras.sandbox.status()) ? { sandbox: sandboxStatusLabel(extras.sandbox.status()) } : {}),
+    // No sandbox can run: said once when the probe answers (the status line keeps saying it); never awaited here.
+    ...(extras.sandbox ? { sandboxState: sandboxStateForTui(extras.sandbox) } : {}),
     historyFile: join(cfg.home, "history", `${Bun.hash(cfg.projectRoot).toString(36)}.jsonl`),
     logFile: logger.file,
     // CHATCLI_CODER_UI=full|compact wins over settings' ui.mode.
@@ -263,6 +260,12 @@ async function runInteractive(
   });
 }
 
+function sandboxStateForTui(sandbox: SandboxRuntime): Promise<{ label?: string; notice?: { level: "info" | "warn"; text: string } }> {
+  return sandbox.ready().then((s) => {
+    const label = sandboxStatusLabel(s);
+    return { ...(label ? { label } : {}), ...(s.state === "unavailable" ? { notice: sandboxNotice(s, sandbox.network) } : {}) };
+  });
+}
 
 if (import.meta.main) {
   // Never a stack trace on the terminal: one line on stderr, the stack in the log (src/cli/fatal.ts).

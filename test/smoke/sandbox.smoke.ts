@@ -128,4 +128,17 @@ describe("without a sandbox (compiled binary)", () => {
       t.kill();
     }
   }, 20_000);
+
+  test.skipIf(!hasTmux())("TUI without bwrap: a notice once and 'no sandbox' in the status line", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "chatcli-nobwrap-"));
+    const t = new Tmux(join(b.home, "sbx2.sock"), paneCommand(b, "--model coder:7b", { env: { ...env(), PATH: empty }, after: "sleep 30" }), 110, 30);
+    try {
+      const screen = await t.waitFor((s) => s.includes("no sandbox") && s.includes("No sandbox for commands"));
+      expect(screen.split("No sandbox for commands").length - 1).toBe(1);
+      expect(screen).toContain("bwrap (bubblewrap) is not installed");
+    } finally {
+      t.kill();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 20_000);
 });

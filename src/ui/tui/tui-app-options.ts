@@ -24,6 +24,8 @@ export interface TuiAppOptions {
   gitBranch?: string;
   /** Status-line segment when commands are not sandboxed ("sandbox off", "no sandbox"). */
   sandbox?: string;
+  /** The sandbox probe's answer, when it comes (it never holds up the start): status-line label and a notice. */
+  sandboxState?: Promise<{ label?: string; notice?: { level: "info" | "warn"; text: string } }>;
   contextWindow?: number;
   /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
   contextTokens?: number;

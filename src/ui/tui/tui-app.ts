@@ -107,6 +107,10 @@ export class TuiApp {
     this.unsubscribe = opts.session.subscribe((e) => {
       for (const shown of display.apply(e)) this.dispatch(shown, false);
     });
+    opts.sandboxState?.then((s) => {
+      this.dispatch({ type: "ui.set_sandbox", label: s.label });
+      if (s.notice) this.dispatch({ type: "ui.notice", ...s.notice });
+    });
     this.syncNow();
   }
 

@@ -98,7 +98,9 @@ export type UiAction =
   | { type: "ui.set_display_mode"; mode: DisplayMode }
   | { type: "ui.notice"; level: "info" | "warn" | "error"; text: string }
   | { type: "ui.clear" }
-  | { type: "ui.set_permission_mode"; mode: PermissionMode };
+  | { type: "ui.set_permission_mode"; mode: PermissionMode }
+  /** The sandbox probe answered after start: the status-line segment (undefined = commands are contained). */
+  | { type: "ui.set_sandbox"; label: string | undefined };
 
 export type ViewInput = AgentEvent | UiAction;
 
@@ -223,6 +225,10 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "permission_mode.changed":
     case "ui.set_permission_mode":
       return { ...state, status: { ...state.status, permissionMode: input.mode } };
+    case "ui.set_sandbox": {
+      const { sandbox: _old, ...rest } = state.status;
+      return { ...state, status: input.label ? { ...rest, sandbox: input.label } : rest };
+    }
     case "queue.updated":
       return { ...state, queue: input.items, queuePaused: input.paused === true };
     case "notice":

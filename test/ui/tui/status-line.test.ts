@@ -88,3 +88,9 @@ test("the sandbox shows in the status line only when commands are not contained"
   const off = initialViewState({ provider: "OPENAI", model: "gpt-4o", permissionMode: "default", displayMode: "full", sandbox: "sandbox off" });
   expect(line(off)).toContain(" · default · sandbox off");
 });
+
+test("the probe's late answer sets (or clears) the sandbox segment", () => {
+  const unavailable = run([{ type: "ui.set_sandbox", label: "no sandbox" }]);
+  expect(line(unavailable)).toContain(" · default · no sandbox");
+  expect(line(run([{ type: "ui.set_sandbox", label: undefined }], unavailable))).not.toContain("sandbox");
+});
