@@ -41,11 +41,25 @@ export function createSandboxRuntime(o: SandboxRuntimeOptions): SandboxRuntime {
   let backend: ExecSandbox | undefined;
   let plan: FsPlan | undefined;
   let helperDir: string | undefined;
+  // The source of file placeholders and masks: an empty read-only file (writes to it fail with EROFS). /dev/null
+  // serves when no temp dir can be written (writes then fail with EACCES instead).
+  let empty: string | undefined;
   const emptyFile = (): string => {
-    helperDir ??= mkdtempSync(join(o.roots.workspace?.root ?? tmpdir(), "chatcli-sandbox-"));
-    const f = join(helperDir, "empty");
-    closeSync(openSync(f, "a", 0o444));
-    return f;
+    if (empty) return empty;
+    for (const parent of [o.roots.workspace?.root, tmpdir(), "/tmp"]) {
+      if (!parent) continue;
+      try {
+        helperDir = mkdtempSync(join(parent, "chatcli-sandbox-"));
+        const f = join(helperDir, "empty");
+        closeSync(openSync(f, "a", 0o444));
+        empty = f;
+        return f;
+      } catch {
+        // try the next place
+      }
+    }
+    empty = "/dev/null";
+    return empty;
   };
   let started: Promise<SandboxStatus> | undefined;
   const ready = (): Promise<SandboxStatus> => {

@@ -185,8 +185,9 @@ describe.skipIf(!hasTmux())("resilience in the TUI", () => {
     const fake = startFakeOllama({ models: MODELS, defaultReply: { text: "all done" } });
     const before = sessionFiles().length;
     const env = { OLLAMA_HOST: fake.url, TMPDIR: tmp };
-    const one = new Tmux(join(b.home, "qa-res-4.sock"), paneCommand(b, "-m qwen3:8b", { cwd: dir, env }), 100, 30);
-    const two = new Tmux(join(b.home, "qa-res-5.sock"), paneCommand(b, "-m qwen3:8b", { cwd: dir, env }), 100, 30);
+    // Sandbox off: with it, `touch` inside the project needs no approval, and the 'always' answers are the point here.
+    const one = new Tmux(join(b.home, "qa-res-4.sock"), paneCommand(b, "-m qwen3:8b --sandbox off", { cwd: dir, env }), 100, 30);
+    const two = new Tmux(join(b.home, "qa-res-5.sock"), paneCommand(b, "-m qwen3:8b --sandbox off", { cwd: dir, env }), 100, 30);
     try {
       await one.waitFor((s) => s.includes("Ask anything"));
       await two.waitFor((s) => s.includes("Ask anything"));

@@ -31,9 +31,10 @@ describe("headless: the denial hint names a mode that would have allowed the act
     expect(existsSync(join(b.dir, "w.txt"))).toBe(false);
   });
 
+  // Sandbox off: with it, this command would run inside the project without asking.
   test("a command that asks in accept-edits: only bypass or a rule would allow it, so accept-edits is not suggested", async () => {
     fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "touch made && echo hi" } }], chunks: [] }, { text: "No." });
-    const r = await oneshot(["--permission-mode", "accept-edits"]);
+    const r = await oneshot(["--permission-mode", "accept-edits", "--sandbox", "off"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('permission needed for "touch made && echo hi"');
     expect(r.stderr).toContain("--permission-mode bypass");
