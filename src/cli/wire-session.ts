@@ -106,6 +106,7 @@ export function wireSession(o: WireOptions): WiredSession {
       chatcliHome: cfg.home,
       userHome: cfg.env.HOME || homedir(),
       readable: parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS),
+      ...(cfg.files.dotenv ? { configFiles: [cfg.files.dotenv] } : {}),
       ...(workspace ? { workspace: { root: workspace.root, scratchDir: workspace.scratchDir } } : {}),
     },
   });

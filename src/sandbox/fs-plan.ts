@@ -78,6 +78,7 @@ export function fsPlan(spec: SandboxSpec): FsPlan {
     { path: chatcliHome, kind: "dir" },
     { path: join(project, ".env"), kind: "file" },
     { path: join(real(r.cwd), ".env"), kind: "file" },
+    ...(r.configFiles ?? []).map((f) => ({ path: real(f), kind: "file" as const })),
     ...HOME_START_FILES.map((f) => ({ path: join(home, f), kind: (f.startsWith(".config/") ? "dir" : "file") as PlannedPath["kind"] })),
   ];
   const masks: PlannedPath[] = [

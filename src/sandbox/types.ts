@@ -26,6 +26,8 @@ export interface SandboxRoots {
   projectRoot: string;
   /** The session workspace (`chatcli-agent-*`): `root` readable (saved tool results), `scratchDir` writable in every mode. */
   workspace?: { root: string; scratchDir: string };
+  /** More files chatcli reads as configuration (the `.env` CHATCLI_DOTENV names): read-only like `.env`. */
+  configFiles?: string[];
   /** Extra read-only paths (CHATCLI_AGENT_EXTRA_READ_PATHS): kept visible when they live under the private /tmp. */
   readable?: string[];
   /** chatcli's home (`~/.chatcli` or CHATCLI_HOME): read-only. */

@@ -34,6 +34,12 @@ describe("fs plan", () => {
     expect(masks).toContain(join(r.chatcliHome, "auth"));
   });
 
+  test("the .env CHATCLI_DOTENV names is protected too", () => {
+    const r = roots();
+    const plan = fsPlan({ mode: "workspace-write", roots: { ...r, configFiles: [join(r.projectRoot, "config/dev.env")] } });
+    expect(plan.protected).toContainEqual({ path: join(r.projectRoot, "config/dev.env"), kind: "file" });
+  });
+
   test("read-only: only the scratch dir is writable", () => {
     const r = roots();
     expect(fsPlan({ mode: "read-only", roots: r }).writable).toEqual([r.workspace.scratchDir]);
