@@ -41,6 +41,7 @@ import { sandboxNotice, sandboxStatusLabel } from "./sandbox/describe.ts";
 import { statusCommandText } from "./cli/status-command.ts";
 import { SANDBOX_RERUN_TOOL } from "./agent/sandbox-rerun.ts";
 import type { SandboxRuntime } from "./sandbox/sandbox.ts";
+import type { SandboxStatus } from "./sandbox/types.ts";
 
 export async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
@@ -73,8 +74,10 @@ export async function main(argv: string[]): Promise<number> {
   const logger = new Logger(join(cfg.home, "logs"));
   logger.addScrubber(createRedactor(cfg.env));
   registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
-  // The sandbox probe (a bwrap run) overlaps the model look-up; the first exec awaits it (src/sandbox/probe.ts).
-  if (cfg.sandbox.mode !== "off" && (cmd.kind === "oneshot" || cmd.kind === "interactive")) void probeSandbox(process.platform, cfg.env);
+  // The sandbox probe (a bwrap run) overlaps the model look-up where its answer is shown at start (the TUI's status
+  // line, stream-json's notice); elsewhere the first exec starts it (src/sandbox/sandbox.ts).
+  const showsSandbox = cmd.kind === "interactive" || (cmd.kind === "oneshot" && cmd.outputFormat === "stream-json");
+  if (cfg.sandbox.mode !== "off" && showsSandbox) void probeSandbox(process.platform, cfg.env);
 
   try {
     switch (cmd.kind) {
@@ -157,9 +160,14 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     stdout: process.stdout,
     stderr: process.stderr,
     startedAt,
-    // Once the probe (started before the model look-up) answers, never holding up the run: stream-json always sees
-    // the sandbox state; text mode prints it when none can run.
-    afterStart: () => wired.sandbox.ready().then((s) => session.publish({ type: "notice", ...sandboxNotice(s, wired.sandbox.network) })),
+    // Never holding up the run. stream-json always gets the sandbox state (its end waits for the probe, started
+    // early); text mode says it, warning when none can run, once the first exec has probed (no exec, no probe).
+    afterStart: () => {
+      const announce = (s: SandboxStatus) => session.publish({ type: "notice", ...sandboxNotice(s, wired.sandbox.network) });
+      if (cmd.outputFormat === "stream-json") return wired.sandbox.ready().then(announce);
+      wired.sandbox.onSettled(announce);
+      return undefined;
+    },
     afterIdle: async () => wired.summaries?.whenIdle(),
     describeError: (e) => (e.error ? describeLlmError(e.error, { provider: resolved.providerId, model: resolved.model, baseUrl: resolved.baseUrl }) : e.message),
   });

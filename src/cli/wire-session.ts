@@ -110,7 +110,6 @@ export function wireSession(o: WireOptions): WiredSession {
       ...(workspace ? { workspace: { root: workspace.root, scratchDir: workspace.scratchDir } } : {}),
     },
   });
-  void sandbox.ready();
   const paths = createPathPolicy({
     projectRoot: cfg.projectRoot,
     extraReadPaths: [...parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS), ...(workspace ? [workspace.root] : [])],
