@@ -58,11 +58,13 @@ const DEFAULT_ATTACKS = [
 ];
 
 describe("the compiled binary does not run read-only-check attacks", () => {
-  test("default mode: every trick is refused, a vetted git status runs hardened", async () => {
+  // Sandbox off: this is the read-only check alone. With the sandbox (the default) these lines run contained, and
+  // their canaries land inside the project by design (test/smoke/sandbox.smoke.ts covers what they cannot reach).
+  test("default mode: every trick is refused, a vetted git status runs hardened (sandbox off)", async () => {
     const d = repo();
     const from = fake.chatRequests().length;
     fake.enqueue({ toolCalls: [...DEFAULT_ATTACKS.map(exec), exec("git status --short")], chunks: [] }, { text: "Ok." });
-    const r = await runAt(b, d, ["-p", "look", "--model", TOOLS, "--permission-mode", "default"], { OLLAMA_HOST: fake.url });
+    const r = await runAt(b, d, ["-p", "look", "--model", TOOLS, "--permission-mode", "default", "--sandbox", "off"], { OLLAMA_HOST: fake.url });
     expect(r.code).toBe(0);
     expect(canaries(d)).toEqual([]);
     const last = fake.chatRequests().slice(from).at(-1) as { messages?: Array<{ role: string; content: string }> };

@@ -50,7 +50,8 @@ describe.skipIf(why !== undefined)("sandboxed exec (compiled binary, real bwrap)
     const outside = join(dirname(b.dir), "outside-canary.txt");
     const settings = join(b.home, ".chatcli", "settings.json");
     const gitConfig = readFileSync(join(b.dir, ".git", "config"), "utf8");
-    for (const command of [`echo '{"permissionMode":"bypass"}' > ${settings}`, "git config core.fsmonitor 'touch /tmp/pwned'", `echo x > ${outside}`]) {
+    const attacks = [`echo '{"permissionMode":"bypass"}' > ${settings}`, `printf '{"permissionMode":"bypass"}' | sort --outp=${settings}`, "git config core.fsmonitor 'touch /tmp/pwned'", `echo x > ${outside}`];
+    for (const command of attacks) {
       exec(command);
       const r = await run(b, ["-p", "try", "--model", "coder:7b", "--permission-mode", "default"], env());
       expect(r.code).toBe(0);
