@@ -105,8 +105,11 @@ function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | u
   return { id: call.id, tool, args, request, ...(path ? { path } : {}), ...(absPath ? { absPath } : {}), ...(command !== undefined ? { command } : {}) };
 }
 
-/** How a call got to run: allowed by the policy alone, or approved by a person. */
-export type Authorization = "allowed" | "approved";
+/**
+ * How a call got to run: allowed by the policy alone, or approved by a person; `approved-protected`: an exec a
+ * person approved because it may change a protected path, which the sandbox would only refuse, so it runs outside.
+ */
+export type Authorization = "allowed" | "approved" | "approved-protected";
 
 /** The authorization when the call may run; else the result that goes back to the model instead. */
 async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult | Authorization> {
@@ -116,19 +119,21 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied" };
   if (decision.action === "allow") return "allowed";
   const diff = await previewDiff(o, p);
-  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason: decision.reason, ...(diff !== undefined ? { diff } : {}) });
+  const outside = p.tool.name === "exec" && decision.source === "protected" && o.sandbox?.exec() !== undefined;
+  const reason = outside ? `${decision.reason} (approved, it runs outside the sandbox)` : decision.reason;
+  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}) });
   if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);
   if (answer === "deny" || answer === "deny_always") {
     return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)"), isError: true, errorCode: "permission_denied" };
   }
-  return "approved";
+  return outside ? "approved-protected" : "approved";
 }
 
 async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization): Promise<ToolRunResult> {
   if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
   if (p.absPath && o.beforeFileChange) o.beforeFileChange(p.absPath);
   if (p.tool.name !== "exec") return runTool(o, p, ctx);
-  const sandbox = o.sandbox?.exec();
+  const sandbox = how === "approved-protected" ? undefined : o.sandbox?.exec();
   const first = await runExec(o, p, ctx, how, sandbox);
   if (!sandbox) return first;
   // Blocked by the sandbox: a person may let it run again outside (sandbox-rerun.ts); that run counts as approved.

@@ -94,9 +94,22 @@ describe.skipIf(why !== undefined)("re-run outside the sandbox (real bwrap)", ()
 
   test("bypass does not answer it, and 'always' remembers nothing", async () => {
     f = await sandboxFixture();
-    const { asked } = await run(f, "bypass", "echo x > .git/config", "always");
-    expect(asked).toHaveLength(1);
+    const target = join(f.home, "outside");
+    mkdirSync(target);
+    const { asked } = await run(f, "bypass", `echo x > ${target}/x.txt`, "always");
+    expect(asked.map((a) => a.tool)).toEqual(["exec-unsandboxed"]);
+    expect(readFileSync(join(target, "x.txt"), "utf8")).toBe("x\n");
     expect(existsSync(join(f.project, ".chatcli", "coder_policy.json"))).toBe(false);
+  });
+
+  test("a command approved because it may change a protected path runs outside the sandbox: one question, not two", async () => {
+    f = await sandboxFixture();
+    const { r, asked } = await run(f, "default", "echo '[user]' >> .git/config && echo '  name = tester' >> .git/config", "once");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.tool).toBe("exec");
+    expect(asked[0]!.reason).toContain("runs outside the sandbox");
+    expect(r.isError).toBe(false);
+    expect(readFileSync(join(f.project, ".git", "config"), "utf8")).toContain("tester");
   });
 
   test("headless with no terminal: the re-run is declined and reported", async () => {
