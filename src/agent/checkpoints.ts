@@ -64,7 +64,10 @@ export interface CheckpointStoreOptions {
   now?: () => number;
   /** Where `checkpoint.saved` and restore notices go (Session.publish). */
   publish?: (e: AgentEvent) => void;
-  /** Scrubs secrets (API keys) from the serialized history copies before they are written. */
+  /**
+   * Scrubs secrets (API keys) from the serialized history copies before they are written; a file snapshot whose
+   * text it would change is kept in memory only (blob-store.ts).
+   */
   redact?: (jsonText: string) => string;
 }
 
@@ -100,7 +103,8 @@ export class CheckpointStore {
     index?: CheckpointIndex,
   ) {
     this.index = index ?? { version: 1, sessionId: o.sessionId, projectRoot: o.projectRoot, seq: 0, checkpoints: [], known: {}, blobs: {}, historyBytes: {} };
-    this.blobs = new BlobStore(join(o.dir, "blobs"));
+    const redact = o.redact;
+    this.blobs = new BlobStore(join(o.dir, "blobs"), redact ? (bytes) => holdsSecret(bytes, redact) : undefined);
     this.now = o.now ?? Date.now;
     this.maxCheckpoints = o.maxCheckpoints ?? MAX_CHECKPOINTS;
     this.maxFileBytes = o.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -326,4 +330,10 @@ export class CheckpointStore {
   private persist(): void {
     persistIndex(this.o.dir, this.index);
   }
+}
+
+/** Whether `redact` would change the text of `bytes` (decoded leniently: a binary file can still hold a key). */
+function holdsSecret(bytes: Uint8Array, redact: (text: string) => string): boolean {
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  return redact(text) !== text;
 }

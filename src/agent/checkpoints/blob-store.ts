@@ -2,6 +2,9 @@
  * Content-addressed file store for checkpoint snapshots: `<dir>/<sha256>`, each content written once.
  * Writes go to a temp name and are renamed, so a crash never leaves a blob whose name lies about its bytes.
  * Every method reports failure by its return value; callers decide what an unwritable store means.
+ * A content that holds a secret (`holdsSecret`: a value loaded from `.env`, a key shape) never reaches the disk: it
+ * is kept in memory for this process only, so Esc Esc can still restore it, and after a restart it is missing
+ * (the restore reports the file as not restorable instead of chatcli keeping secrets on disk).
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -13,7 +16,12 @@ export function sha256(bytes: Uint8Array): string {
 }
 
 export class BlobStore {
-  constructor(readonly dir: string) {}
+  private readonly memory = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly dir: string,
+    private readonly holdsSecret?: (bytes: Uint8Array) => boolean,
+  ) {}
 
   /** Only a sha256 hex name may become a path (an index.json can be tampered with: `../../x`). */
   private path(hash: string): string {
@@ -22,6 +30,7 @@ export class BlobStore {
   }
 
   has(hash: string): boolean {
+    if (this.memory.has(hash)) return true;
     try {
       return statSync(this.path(hash)).isFile();
     } catch {
@@ -33,6 +42,10 @@ export class BlobStore {
   put(bytes: Uint8Array, hash = sha256(bytes)): { hash: string } | { error: string } {
     if (!isBlobHash(hash)) return { error: `invalid blob name ${JSON.stringify(hash)}` };
     if (this.has(hash)) return { hash };
+    if (this.holdsSecret?.(bytes)) {
+      this.memory.set(hash, bytes.slice());
+      return { hash };
+    }
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const tmp = `${this.path(hash)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
@@ -45,6 +58,8 @@ export class BlobStore {
   }
 
   get(hash: string): Uint8Array | undefined {
+    const kept = this.memory.get(hash);
+    if (kept) return kept;
     try {
       return readFileSync(this.path(hash));
     } catch {
@@ -53,6 +68,7 @@ export class BlobStore {
   }
 
   remove(hash: string): void {
+    this.memory.delete(hash);
     if (isBlobHash(hash)) rmSync(this.path(hash), { force: true });
   }
 }
