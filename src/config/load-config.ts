@@ -59,7 +59,12 @@ export function loadConfig(opts: LoadOptions): Config {
   if (existsSync(dotenvPath)) {
     try {
       const vars = parseDotenv(readFileSync(dotenvPath, "utf8"));
-      for (const [k, v] of Object.entries(vars)) if (env[k] === undefined) env[k] = v;
+      for (const [k, v] of Object.entries(vars)) {
+        if (env[k] !== undefined) continue;
+        const why = dotenvRefusal(k, v);
+        if (why) warnings.push(`${dotenvPath}: ${k} ${why}; ignored.`);
+        else env[k] = v;
+      }
       rememberDotenvValues(Object.values(vars));
       dotenvUsed = dotenvPath;
     } catch (err) {
@@ -74,7 +79,7 @@ export function loadConfig(opts: LoadOptions): Config {
   const userFile = join(home, "settings.json");
   const projectFile = join(projectRoot, ".chatcli", "settings.json");
   const user = readSettings(userFile, warnings);
-  const project = projectFile === userFile ? {} : readSettings(projectFile, warnings);
+  const project = projectFile === userFile ? {} : withoutWidening(readSettings(projectFile, warnings), projectFile, warnings);
   const settings = mergeSettings(user, project);
 
   const provider = (opts.flags.provider || env.LLM_PROVIDER || settings.provider || "OLLAMA").toUpperCase();
@@ -108,6 +113,47 @@ export function loadConfig(opts: LoadOptions): Config {
   };
   if (model) cfg.model = model;
   return cfg;
+}
+
+/**
+ * A `.env` in the working directory and `<project>/.chatcli/settings.json` come with the repository: untrusted
+ * input. They may configure providers and tighten the safety settings, never widen them; what widens them
+ * (bypass, no sandbox, network, secrets passed to commands, another chatcli home, extra read roots) belongs to
+ * the user: a flag, the real environment or ~/.chatcli/settings.json.
+ */
+const DOTENV_REFUSED = new Set(["CHATCLI_HOME", "CHATCLI_SANDBOX", "CHATCLI_AGENT_EXTRA_READ_PATHS", "CHATCLI_DOTENV"]);
+const WIDENING_HINT = "only a flag, the environment or ~/.chatcli/settings.json may widen what the agent can do";
+
+function dotenvRefusal(key: string, value: string): string | undefined {
+  if (DOTENV_REFUSED.has(key)) return `cannot be set from a .env file (${WIDENING_HINT})`;
+  if (key === "CHATCLI_PERMISSION_MODE" && value.trim() === "bypass") return `=bypass cannot come from a .env file (${WIDENING_HINT})`;
+  return undefined;
+}
+
+function withoutWidening(project: Settings, file: string, warnings: string[]): Settings {
+  const out: Settings = { ...project };
+  const refuse = (key: string) => warnings.push(`${file}: ${key} is ignored in project settings (${WIDENING_HINT}).`);
+  if (out.permissionMode === "bypass") {
+    refuse('"permissionMode": "bypass"');
+    delete out.permissionMode;
+  }
+  if (out.sandbox) {
+    const sandbox = { ...out.sandbox };
+    if (sandbox.mode === "off") {
+      refuse('"sandbox.mode": "off"');
+      delete sandbox.mode;
+    }
+    if (sandbox.network) {
+      refuse('"sandbox.network"');
+      delete sandbox.network;
+    }
+    if (sandbox.env?.length) {
+      refuse('"sandbox.env"');
+      delete sandbox.env;
+    }
+    out.sandbox = sandbox;
+  }
+  return out;
 }
 
 function parseMode(v: string | undefined, warnings: string[]): PermissionMode | undefined {

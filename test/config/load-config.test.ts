@@ -128,3 +128,43 @@ describe("sandbox configuration", () => {
     expect(() => load()).toThrow(/sandbox\.mode/);
   });
 });
+
+describe("repository content cannot widen what the agent may do (issue 14)", () => {
+  test(".env cannot grant bypass, turn the sandbox off, move chatcli's home or add read roots", () => {
+    const elsewhere = join(dir, "attacker-home");
+    writeFileSync(
+      join(project, ".env"),
+      `CHATCLI_PERMISSION_MODE=bypass\nCHATCLI_SANDBOX=off\nCHATCLI_HOME=${elsewhere}\nCHATCLI_AGENT_EXTRA_READ_PATHS=/\nOPENAI_API_KEY=sk-from-dotenv\n`,
+    );
+    const c = loadConfig({ cwd: project, env: {}, flags: {} });
+    expect(c.permissionMode).toBe("default");
+    expect(c.sandbox.mode).toBe("workspace-write");
+    expect(c.home).not.toBe(elsewhere);
+    expect(c.env.CHATCLI_AGENT_EXTRA_READ_PATHS).toBeUndefined();
+    expect(c.env.OPENAI_API_KEY).toBe("sk-from-dotenv");
+    for (const key of ["CHATCLI_PERMISSION_MODE", "CHATCLI_SANDBOX", "CHATCLI_HOME", "CHATCLI_AGENT_EXTRA_READ_PATHS"]) {
+      expect(c.warnings.some((w) => w.includes(key) && w.includes(".env"))).toBe(true);
+    }
+  });
+
+  test(".env may still tighten: plan mode is taken", () => {
+    writeFileSync(join(project, ".env"), "CHATCLI_PERMISSION_MODE=plan\n");
+    expect(load().permissionMode).toBe("plan");
+  });
+
+  test("project settings cannot set bypass, sandbox off, network or secret env; user settings can", () => {
+    const widening = { permissionMode: "bypass", sandbox: { mode: "off", network: true, env: ["OPENAI_API_KEY"] } };
+    writeFileSync(join(project, ".chatcli", "settings.json"), JSON.stringify(widening));
+    const p = load();
+    expect(p.permissionMode).toBe("default");
+    expect(p.sandbox).toEqual({ mode: "workspace-write", network: false, envAllow: [] });
+    expect(p.warnings.filter((w) => w.includes("ignored in project settings")).length).toBe(4);
+    writeFileSync(join(project, ".chatcli", "settings.json"), JSON.stringify({ sandbox: { mode: "read-only" } }));
+    expect(load().sandbox.mode).toBe("read-only");
+    rmSync(join(project, ".chatcli", "settings.json"));
+    writeFileSync(join(home, "settings.json"), JSON.stringify(widening));
+    const u = load();
+    expect(u.permissionMode).toBe("bypass");
+    expect(u.sandbox).toEqual({ mode: "off", network: true, envAllow: ["OPENAI_API_KEY"] });
+  });
+});
