@@ -158,6 +158,8 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
 }
 
 function firstLine(s: string): string {
-  const l = s.split("\n")[0] ?? "";
+  // indexOf, not split: a result can be megabytes of output.
+  const nl = s.indexOf("\n");
+  const l = nl < 0 ? s : s.slice(0, nl);
   return l.length > 200 ? `${l.slice(0, 200)}…` : l;
 }

@@ -75,19 +75,39 @@ export function toolChunks(calls: readonly ToolCallView[], f: RenderFlags, label
     if (f.mode === "compact") return;
     for (const c of g) {
       if (g.length > 1) out.push(chunk(`  ⎿ ${c.title}\n`, colors.text));
-      const preview = previewLines(c.output, c.status === "running" ? 6 : 3);
+      const preview = previewLines(c, c.status === "running" ? 6 : 3);
       if (preview) out.push(chunk(preview, c.status === "error" ? colors.error : colors.dim));
     }
   });
   return out;
 }
 
-function previewLines(output: string, max: number): string {
-  const lines = output.replace(/\s+$/, "").split("\n").filter((l, i, a) => l !== "" || i < a.length - 1);
+/**
+ * The last `max` lines of a call's output, with how many lines come before them (those the view state no
+ * longer keeps included). Scans from the end: the output is up to 64 KB and this runs every frame.
+ */
+function previewLines(c: ToolCallView, max: number): string {
+  const output = c.output.trimEnd();
   if (!output.trim()) return "";
-  const shown = lines.length > max ? lines.slice(-max) : lines;
-  const more = lines.length > max ? `    ${t("item.moreLines", { count: lines.length - max })}\n` : "";
-  return more + shown.map((l) => "    " + (l.length > 200 ? l.slice(0, 200) + "…" : l)).join("\n") + "\n";
+  let start = output.length;
+  let shown = 0;
+  while (shown < max && start > 0) {
+    start = output.lastIndexOf("\n", start - 1);
+    shown++;
+    if (start < 0) break;
+  }
+  const shownText = start < 0 ? output : output.slice(start + 1);
+  const before = start < 0 ? 0 : countLines(output.slice(0, start + 1));
+  const hidden = before + (c.droppedLines ?? 0);
+  const more = hidden > 0 ? `    ${t("item.moreLines", { count: hidden })}\n` : "";
+  const lines = shownText.split("\n");
+  return more + lines.map((l) => "    " + (l.length > 200 ? l.slice(0, 200) + "…" : l)).join("\n") + "\n";
+}
+
+function countLines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) n++;
+  return n;
 }
 
 /** Titles often start with the tool's own name ("exec ls"): the header already shows it. */

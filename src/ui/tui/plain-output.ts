@@ -55,7 +55,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         line(`→ ${e.title.startsWith(`${e.name} `) ? e.title : `${e.name} ${e.title}`}`);
         break;
       case "tool.completed":
-        if (e.isError) line(`✗ ${e.name}: ${e.result.split("\n")[0] ?? ""}`);
+        if (e.isError) line(`✗ ${e.name}: ${firstLine(e.result)}`);
         break;
       case "tool_use_summary":
         line(`● ${e.label}`);
@@ -133,4 +133,10 @@ function decisionFromLine(s: string): ApprovalDecision {
   if (t === "a" || t === "always") return "always";
   if (t === "N" || t === "never") return "deny_always";
   return "deny";
+}
+
+/** indexOf, not split: a result can be megabytes of output. */
+function firstLine(s: string): string {
+  const nl = s.indexOf("\n");
+  return nl < 0 ? s : s.slice(0, nl);
 }

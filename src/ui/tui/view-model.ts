@@ -12,6 +12,7 @@ import { assertNever } from "../../protocol/assert-never.ts";
 import { FRESH_SCAN, scanFinishedBlocks, type BlockScan } from "./markdown-blocks.ts";
 import { attachKnownLabels, committedGroupItems, onToolUseSummary } from "./summary-labels.ts";
 import { t } from "../../i18n/i18n.ts";
+import { appendTail, tailOf, type OutputTail } from "../shared/output-tail.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -19,8 +20,12 @@ export interface ToolCallView {
   callId: string;
   name: string;
   title: string;
-  /** Live output (exec) while running, the result once completed. */
+  /** Live output (exec) while running, the result once completed: only its last 64 KB (output-tail.ts). */
   output: string;
+  /** Lines of the output before `output` that are not kept. */
+  droppedLines?: number;
+  /** Chars of the output before `output` that are not kept. */
+  droppedChars?: number;
   status: "running" | "ok" | "error";
   durationMs?: number;
 }
@@ -178,11 +183,10 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       return { ...s, live: { ...s.live, tools: { ...tools, calls: [...tools.calls, call] } } };
     }
     case "tool.updated":
-      return updateCall(state, input.callId, (c) => ({ ...c, output: c.output + input.output }));
+      return updateCall(state, input.callId, (c) => withTail(c, appendTail(tailOfView(c), input.output)));
     case "tool.completed":
       return updateCall(state, input.callId, (c) => ({
-        ...c,
-        output: input.result,
+        ...withTail(c, tailOf(input.result)),
         status: input.isError ? "error" : "ok",
         durationMs: input.durationMs,
       }));
@@ -286,7 +290,7 @@ export function itemsFromHistory(messages: readonly Message[]): TranscriptItem[]
     } else if (m.role === "tool") {
       const v = byId.get(m.toolCallId);
       if (v) {
-        v.output = m.content;
+        Object.assign(v, withTail(v, tailOf(m.content)));
         v.status = m.isError ? "error" : "ok";
       }
     }
@@ -351,6 +355,17 @@ function commitLive(s: ViewState): ViewState {
   const t = s.live.tail || s.live.thinking ? commitText(s) : s;
   const u = commitTools(t);
   return { ...u, live: { ...u.live, messageId: null, committedChars: 0 } };
+}
+
+function tailOfView(c: ToolCallView): OutputTail {
+  return { text: c.output, droppedChars: c.droppedChars ?? 0, droppedLines: c.droppedLines ?? 0 };
+}
+
+function withTail(c: ToolCallView, tail: OutputTail): ToolCallView {
+  const { droppedChars: _c, droppedLines: _l, ...rest } = c;
+  void _c;
+  void _l;
+  return tail.droppedChars ? { ...rest, output: tail.text, droppedChars: tail.droppedChars, droppedLines: tail.droppedLines } : { ...rest, output: tail.text };
 }
 
 function updateCall(s: ViewState, callId: string, f: (c: ToolCallView) => ToolCallView): ViewState {

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { initialViewState, reduce, type ViewInput, type ViewState } from "../../../src/ui/tui/view-model.ts";
 import { splitFinishedBlocks } from "../../../src/ui/tui/markdown-blocks.ts";
 import { zeroUsage } from "./fake-session.ts";
+import { toolChunks } from "../../../src/ui/tui/item-chunks.ts";
 
 const init = () => initialViewState({ provider: "ollama", model: "m", permissionMode: "default", displayMode: "full" });
 const run = (events: ViewInput[], s: ViewState = init()) => events.reduce((acc, e) => reduce(acc, e, 1000), s);
@@ -84,4 +85,27 @@ test("approval, queue, mode and model events land in state", () => {
   expect(s.status.model).toBe("g");
   expect(s.items.at(-1)).toEqual({ kind: "notice", level: "warn", text: "Retry 2 in 1.5s: 429" });
   expect(run([{ type: "approval.resolved", requestId: "r", decision: "deny" }], s).approval).toBeNull();
+});
+
+test("live exec output keeps a bounded tail in the view state and the preview counts every line (issue 26 #6)", () => {
+  let s = run([
+    { type: "turn.started", turnId: "t", input: "q" },
+    { type: "tool.started", callId: "1", name: "exec", args: {}, title: "exec yes", batchId: "b" },
+  ]);
+  const chunk = "y\n".repeat(32 * 1024); // 64 KB per chunk, as a pipe delivers it
+  const chunks = 800; // 51 MB in all
+  for (let i = 0; i < chunks; i++) s = reduce(s, { type: "tool.updated", callId: "1", output: chunk }, 1000);
+  const call = s.live.tools!.calls[0]!;
+  expect(call.output.length).toBeLessThanOrEqual(64 * 1024);
+  expect(call.droppedChars! + call.output.length).toBe(chunk.length * chunks);
+  const totalLines = 32 * 1024 * chunks;
+  const chunks2 = toolChunks(s.live.tools!.calls, { mode: "full", showThinking: false, labels: {} });
+  const shown = chunks2.map((c) => c.text).join("");
+  expect(shown).toContain(`${totalLines - 6} more lines`);
+  expect(shown.split("\n").filter((l) => l.trim() === "y")).toHaveLength(6);
+  s = reduce(s, { type: "tool.completed", callId: "1", name: "exec", isError: false, result: "y\n".repeat(4_000_000) + "exit code 0", durationMs: 5, batchId: "b" }, 1000);
+  const done = s.live.tools?.calls[0] ?? s.items.flatMap((i) => (i.kind === "tools" ? i.calls : []))[0]!;
+  expect(done.output.length).toBeLessThanOrEqual(64 * 1024);
+  expect(done.output.endsWith("exit code 0")).toBe(true);
+  expect(done.droppedLines! + done.output.split("\n").length - 1).toBe(4_000_000);
 });
