@@ -12,6 +12,7 @@ import { toolResultMessage } from "../protocol/message.ts";
 import type { ToolCallRequest, ToolRunContext, ToolRunResult } from "./tool-host.ts";
 import type { RunDeps } from "./run-deps.ts";
 import { batchFingerprint } from "./stagnation.ts";
+import { uniqueCallIds } from "./call-ids.ts";
 import { t } from "../i18n/i18n.ts";
 import { continuationRequest, MAX_TOKEN_ESCALATIONS } from "./compaction/continuation.ts";
 import { giveUpMessage, isOverflowError, MAX_RECOVERY_ATTEMPTS } from "./compaction/recovery.ts";
@@ -57,7 +58,8 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
       deps.emit({ type: "error", message: result.error.message, error: result.error });
       // Keep whatever arrived: a partial answer is still useful, and calls get closed below.
     }
-    const { message, calls, displayText, feedback } = deps.finishAssistant(result.text, result.thinking, result.nativeCalls);
+    const nativeCalls = uniqueCallIds(result.nativeCalls, request.messages, () => deps.newId("call"));
+    const { message, calls, displayText, feedback } = deps.finishAssistant(result.text, result.thinking, nativeCalls);
     if (message.content || message.toolCalls?.length || message.thinking) {
       deps.append(message);
       deps.emit({ type: "message.completed", messageId, message, ...(displayText !== message.content ? { displayText } : {}) });

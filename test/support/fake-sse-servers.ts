@@ -4,10 +4,12 @@
  * test/fixtures/streams/ event by event. Faults: an HTTP status with headers and body, a dropped
  * connection after N events, a malformed chunk at position N, a stall after N events.
  * JSON routes (`json`) answer GETs and form POSTs (device flow) from per-path FIFO scripts.
- * Every request is recorded with its path, headers and parsed body.
+ * Every request is recorded with its path, headers and parsed body. `strict` refuses what strict servers
+ * refuse (strict-wire.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { strictWireError } from "./strict-wire.ts";
 
 export interface FakeSseReply {
   /** A file in test/fixtures/streams/, events separated by blank lines. */
@@ -53,6 +55,8 @@ export interface FakeSseOptions {
   defaultReply?: FakeSseReply;
   /** path → replies; the last one repeats. */
   json?: Record<string, FakeJsonReply[]>;
+  /** Refuse (HTTP 400) what strict servers refuse: see strict-wire.ts. */
+  strict?: boolean;
 }
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "streams");
@@ -95,6 +99,8 @@ export function startFakeSse(opts: FakeSseOptions = {}): FakeSseServer {
       }
       if (req.method !== "POST") return Response.json({ error: { message: "not found" } }, { status: 404 });
       streamPaths.add(requests.length - 1);
+      const refused = opts.strict ? strictWireError(url.pathname, body) : undefined;
+      if (refused) return Response.json({ error: { type: "invalid_request_error", message: refused } }, { status: 400 });
       const reply = queue.shift() ?? opts.defaultReply ?? { events: [] };
       if (reply.status && reply.status >= 400) {
         return new Response(reply.body ?? JSON.stringify({ error: { message: `HTTP ${reply.status}` } }), {
