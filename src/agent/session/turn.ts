@@ -14,6 +14,7 @@ import type { ToolCallRequest } from "../tool-host.ts";
 import { finishAssistant } from "./assistant-reply.ts";
 import type { SessionHistory } from "./session-history.ts";
 import type { ModelBinding, TurnOptions } from "./session-options.ts";
+import { foldAnchor } from "../anchor.ts";
 
 /** What a turn sees of its Session. */
 export interface TurnHost {
@@ -104,7 +105,7 @@ async function buildRequest(h: TurnHost, task: string, signal: AbortSignal): Pro
   const request: LlmRequest = {
     model: binding.model,
     system: h.opts.systemPrompt({ nativeTools: native, tools: specs }),
-    messages: anchor ? [...outgoing, { role: "system", content: anchor }] : [...outgoing],
+    messages: foldAnchor(outgoing, anchor),
     purpose: "main",
     contextWindow: binding.contextWindow,
   };

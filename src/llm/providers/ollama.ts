@@ -253,7 +253,9 @@ export function toOllamaMessages(request: LlmRequest): OllamaMessage[] {
   const out: OllamaMessage[] = [];
   const system = request.system.map((p) => p.text).filter(Boolean).join("\n\n");
   if (system) out.push({ role: "system", content: system });
-  for (const m of request.messages) out.push(toOllamaMessage(m));
+  // Strict chat templates accept a system message only first: a later one (an imported note, a summary) is
+  // sent as user text, as the Anthropic and Gemini wires do.
+  for (const m of request.messages) out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOllamaMessage(m));
   return out;
 }
 

@@ -236,7 +236,9 @@ export function toOpenAiMessages(request: LlmRequest): Array<Record<string, unkn
   const out: Array<Record<string, unknown>> = [];
   const system = request.system.map((p) => p.text).filter(Boolean).join("\n\n");
   if (system) out.push({ role: "system", content: system });
-  for (const m of request.messages) out.push(toOpenAiMessage(m));
+  // Strict chat templates accept a system message only first: a later one (an imported note, a summary) is
+  // sent as user text, as the Anthropic and Gemini wires do.
+  for (const m of request.messages) out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOpenAiMessage(m));
   return out;
 }
 

@@ -38,7 +38,7 @@ describe("overflow recovery", () => {
       expect(size(chats[3]!)).toBeLessThan(size(chats[2]!));
       expect(h.wired.session.messages.at(-1)).toMatchObject({ role: "assistant", content: "after recovery" });
       // The user's request is still there after the shrink.
-      expect(chats[3]!.messages.some((m) => m.role === "user" && m.content === "now summarize it")).toBe(true);
+      expect(chats[3]!.messages.some((m) => m.role === "user" && m.content.startsWith("now summarize it"))).toBe(true);
     } finally {
       h.cleanup();
     }
