@@ -33,7 +33,7 @@ import { planFor } from "./checkpoints/plan.ts";
 import { checkIndex } from "./checkpoints/index-check.ts";
 import { assertSafeId } from "../store/store-ids.ts";
 import { restoreFiles, type RewindOp } from "./checkpoints/restore-files.ts";
-import { cacheBeforeExec, captureCurrent, currentHash, priorOfExecChange, refreshKnown, type CaptureContext, type ExecToken } from "./checkpoints/snapshot-capture.ts";
+import { cacheBeforeExec, captureCurrent, currentHash, priorOfExecChange, refreshKnown, refreshKnownAsync, type CaptureContext, type ExecToken } from "./checkpoints/snapshot-capture.ts";
 import { persistIndex, readHistoryFile, removeHistoryFile, writeHistoryFile } from "./checkpoints/store-files.ts";
 import { collectBlobs, pruneToCap, storeBytesOf } from "./checkpoints/store-pruning.ts";
 
@@ -196,27 +196,33 @@ export class CheckpointStore {
     this.pending.add(absPath);
   }
 
-  /** tool-host `aroundExec`: a stat scan before, a compare after; changed files get their prior state recorded. */
+  /**
+   * tool-host `aroundExec`: a stat scan before, a compare after; changed files get their prior state recorded.
+   * Both halves are asynchronous (the scans, git, the copies) and awaited by the tool host: `before` resolves
+   * before the command starts, `after` before its result is returned.
+   */
   readonly aroundExec = {
-    before: (): unknown => {
+    before: async (): Promise<unknown> => {
       this.finalizePending();
-      const token: ExecToken = { scan: this.scan(), git: isGitRepo(this.o.projectRoot) ? gitView(this.o.projectRoot) : undefined };
-      if (cacheBeforeExec(this.capture, token.scan)) {
+      const [scan, git] = await Promise.all([this.scan(), isGitRepo(this.o.projectRoot) ? gitView(this.o.projectRoot) : undefined]);
+      const token: ExecToken = { scan, git };
+      if (await cacheBeforeExec(this.capture, token.scan)) {
         this.collectBlobs();
         this.persist();
       }
       return token;
     },
-    after: (token: unknown): void => {
+    after: async (token: unknown): Promise<void> => {
       const t = token as ExecToken | undefined;
       if (!t?.scan) return;
-      const after = this.scan();
+      const after = await this.scan();
       const changed = new Set<string>();
       for (const [p, st] of t.scan) if (!sameStat(st, after.get(p))) changed.add(p);
       for (const p of after.keys()) if (!t.scan.has(p)) changed.add(p);
+      const cp = this.index.checkpoints[this.index.checkpoints.length - 1];
       for (const p of changed) {
-        this.record(p, () => priorOfExecChange(this.capture, p, t));
-        refreshKnown(this.capture, p);
+        if (cp && !cp.before[p]) this.recordState(cp, p, await priorOfExecChange(this.capture, p, t));
+        await refreshKnownAsync(this.capture, p);
       }
       if (changed.size) this.persist();
     },
@@ -268,10 +274,14 @@ export class CheckpointStore {
   private record(absPath: string, prior: () => PriorState): void {
     const cp = this.index.checkpoints[this.index.checkpoints.length - 1];
     if (!cp || cp.before[absPath]) return;
-    const state = prior();
+    this.recordState(cp, absPath, prior());
+    this.persist();
+  }
+
+  /** Without persisting: the exec path records every changed file, then persists once. */
+  private recordState(cp: CheckpointIndex["checkpoints"][number], absPath: string, state: PriorState): void {
     cp.before[absPath] = state;
     if (state.kind === "unrestorable" && state.reason.startsWith("snapshot store")) cp.conversationOnly = true;
-    this.persist();
   }
 
   private finalizePending(): void {
@@ -322,9 +332,9 @@ export class CheckpointStore {
     collectBlobs(this.index, this.blobs);
   }
 
-  private scan(): Map<string, FileStat> {
+  private async scan(): Promise<Map<string, FileStat>> {
     const dir = this.o.dir;
-    return scanProject(this.o.projectRoot, { maxFiles: this.o.maxScanFiles ?? 20_000, skip: (abs) => abs === dir || abs.startsWith(`${dir}/`) }).files;
+    return (await scanProject(this.o.projectRoot, { maxFiles: this.o.maxScanFiles ?? 20_000, skip: (abs) => abs === dir || abs.startsWith(`${dir}/`) })).files;
   }
 
   private persist(): void {

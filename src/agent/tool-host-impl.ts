@@ -31,8 +31,8 @@ export interface ToolHostOptions {
   saveOverflow?: (callId: string, fullText: string) => string | undefined;
   /** Called before a file is written/edited (checkpoint snapshots). */
   beforeFileChange?: (absPath: string) => void;
-  /** Called around exec so changed files can be snapshotted. */
-  aroundExec?: { before(): unknown; after(token: unknown): void };
+  /** Called around exec so changed files can be snapshotted; both halves are awaited (they scan asynchronously). */
+  aroundExec?: { before(): unknown; after(token: unknown): void | Promise<void> };
   /**
    * Around an exec no person approved: protected files (chatcli's settings and policy, git's config and hooks, rc
    * files) the command changed are put back and the result says so (permission/config-guard.ts).
@@ -142,12 +142,12 @@ async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext,
 
 /** One run of an exec (inside `sandbox` when given) with the checkpoint hooks and, unapproved, the config guard. */
 async function runExec(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization, sandbox: ExecSandbox | undefined): Promise<ToolRunResult> {
-  const token = o.aroundExec?.before();
+  const token = await o.aroundExec?.before();
   try {
     // The guard puts files back before the checkpoint scan (after()), so snapshots see them as they are left.
     return await withConfigGuard(how === "allowed" ? o.configGuard : undefined, () => runTool(o, p, ctx, sandbox));
   } finally {
-    o.aroundExec?.after(token);
+    await o.aroundExec?.after(token);
   }
 }
 

@@ -233,11 +233,11 @@ describe("file snapshots", () => {
     const cp = s.save([user("q")])!;
     agentWrite(s, "mine.txt", "written by chatcli");
     s.save([user("q"), assistant("step")]);
-    const token = s.aroundExec.before();
+    const token = await s.aroundExec.before();
     writeFileSync(file("mine.txt"), "changed by sed, longer");
     writeFileSync(file("never-seen.txt"), "new content");
     writeFileSync(file("made-by-exec.txt"), "out");
-    s.aroundExec.after(token);
+    await s.aroundExec.after(token);
     const second = s.list()[0]!;
     expect(second.files).toBe(3);
     const plan = s.plan(second.id);
@@ -260,16 +260,16 @@ describe("file snapshots", () => {
     writeFileSync(file("big.txt"), "b".repeat(5_000));
     const s = store({ maxExecCacheBytes: 1_000 });
     s.save([user("q")]);
-    const t1 = s.aroundExec.before();
-    s.aroundExec.after(t1); // nothing changed: no file recorded
+    const t1 = await s.aroundExec.before();
+    await s.aroundExec.after(t1); // nothing changed: no file recorded
     expect(s.list()[0]!.files).toBe(0);
     const blobs = blobCount();
     expect(blobs).toBe(1); // small.txt only; big.txt is over the budget
-    const t2 = s.aroundExec.before();
+    const t2 = await s.aroundExec.before();
     expect(blobCount()).toBe(blobs); // unchanged files are not copied again
     writeFileSync(file("small.txt"), "changed");
     writeFileSync(file("big.txt"), "changed");
-    s.aroundExec.after(t2);
+    await s.aroundExec.after(t2);
     const again = CheckpointStore.load({ sessionId: "s1", dir, projectRoot: project });
     const plan = again.plan(again.list()[0]!.id);
     if (typeof plan === "string") throw new Error(plan);
@@ -290,10 +290,10 @@ describe("file snapshots", () => {
     mkdirSync(file("build"));
     const s = store();
     s.save([user("q")]);
-    const token = s.aroundExec.before();
+    const token = await s.aroundExec.before();
     writeFileSync(file("tracked.txt"), "rewritten by a command\n");
     writeFileSync(file("build/out.js"), "ignored");
-    s.aroundExec.after(token);
+    await s.aroundExec.after(token);
     const cp = s.list()[0]!;
     expect(cp.files).toBe(1);
     await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
@@ -348,5 +348,36 @@ describe("checkpoint files on disk", () => {
     const { statSync } = await import("node:fs");
     expect(statSync(join(histDir, files[0]!)).mode & 0o777).toBe(0o600);
     expect(statSync(histDir).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe("the exec scan does not block the event loop (issue 26 #8)", () => {
+  test("timers fire while the pre-exec scan and copies run, and the changed file is still restorable", async () => {
+    for (let d = 0; d < 20; d++) {
+      mkdirSync(file(`d${d}`));
+      for (let f = 0; f < 100; f++) writeFileSync(file(`d${d}/f${f}.txt`), `${d}/${f}\n`);
+    }
+    const s = store();
+    s.save([user("q")]);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    let ticksDuringBefore = -1;
+    const token = await Promise.resolve(s.aroundExec.before()).then((t) => {
+      ticksDuringBefore = ticks;
+      return t;
+    });
+    writeFileSync(file("d3/f7.txt"), "changed by a command\n");
+    const ticksBeforeAfter = ticks;
+    let ticksDuringAfter = -1;
+    await Promise.resolve(s.aroundExec.after(token)).then(() => {
+      ticksDuringAfter = ticks - ticksBeforeAfter;
+    });
+    clearInterval(timer);
+    expect(ticksDuringBefore).toBeGreaterThan(0);
+    expect(ticksDuringAfter).toBeGreaterThan(0);
+    const cp = s.list()[0]!;
+    expect(cp.files).toBe(1);
+    await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
+    expect(readFileSync(file("d3/f7.txt"), "utf8")).toBe("3/7\n");
   });
 });

@@ -48,9 +48,9 @@ describe("git hardening", () => {
     expect(canaries()).toEqual([]);
   });
 
-  test("chatcli's own git calls (gitView, headContent) run hardened", () => {
-    expect(gitView(dir)?.dirty.has("f")).toBe(true);
-    expect(new TextDecoder().decode(headContent(dir, join(dir, "f")))).toBe("one\n");
+  test("chatcli's own git calls (gitView, headContent) run hardened", async () => {
+    expect((await gitView(dir))?.dirty.has("f")).toBe(true);
+    expect(new TextDecoder().decode(await headContent(dir, join(dir, "f")))).toBe("one\n");
     expect(canaries()).toEqual([]);
   });
 

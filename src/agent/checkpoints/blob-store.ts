@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isBlobHash } from "../../store/store-ids.ts";
 
@@ -51,6 +52,21 @@ export class BlobStore {
       const tmp = `${this.path(hash)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
       writeFileSync(tmp, bytes, { mode: 0o600 });
       renameSync(tmp, this.path(hash));
+      return { hash };
+    } catch (err) {
+      return { error: (err as Error)?.message ?? String(err) };
+    }
+  }
+
+  /** `put` without blocking the event loop (the exec path, which may copy thousands of files). */
+  async putAsync(bytes: Uint8Array, hash = sha256(bytes)): Promise<{ hash: string } | { error: string }> {
+    const path = this.path(hash);
+    if (await stat(path).then((s) => s.isFile(), () => false)) return { hash };
+    try {
+      await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+      await writeFile(tmp, bytes, { mode: 0o600 });
+      await rename(tmp, path);
       return { hash };
     } catch (err) {
       return { error: (err as Error)?.message ?? String(err) };

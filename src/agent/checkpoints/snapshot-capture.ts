@@ -1,12 +1,15 @@
 /**
  * Snapshot capture: reading a file's prior state into the blob store before a change, the pre-exec copies, and the
  * `known` state chatcli last left a file in. Everything here mutates the store's index in place and never throws.
+ * The exec path (cacheBeforeExec, priorOfExecChange, refreshKnownAsync) is asynchronous: it may touch thousands
+ * of files, and the UI must keep drawing meanwhile (issue 26 #8).
  */
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { looksBinary } from "../../tool/builtin/walk.ts";
 import { sha256, type BlobStore } from "./blob-store.ts";
 import { headContent, relPosix, type GitView } from "./git-head.ts";
-import { sameStat, statFile, type FileStat } from "./project-scan.ts";
+import { limiter, sameStat, statFile, statFileAsync, type FileStat } from "./project-scan.ts";
 import type { CheckpointIndex, KnownFile, PriorState } from "./schema.ts";
 
 /** What the store holds while capturing (the live index, mutated in place). */
@@ -46,7 +49,16 @@ export function storeSnapshotBytes(c: CaptureContext, bytes: Uint8Array): PriorS
   return { kind: "content", hash: r.hash, size: bytes.length };
 }
 
-export function priorOfExecChange(c: CaptureContext, p: string, t: ExecToken): PriorState {
+async function storeSnapshotBytesAsync(c: CaptureContext, bytes: Uint8Array): Promise<PriorState> {
+  if (bytes.length > c.maxFileBytes) return { kind: "unrestorable", reason: `larger than ${fmtBytes(c.maxFileBytes)}` };
+  if (bytes.length > 64 * 1024 && looksBinary(bytes)) return { kind: "unrestorable", reason: "large binary file" };
+  const r = await c.blobs.putAsync(bytes);
+  if ("error" in r) return { kind: "unrestorable", reason: `snapshot store not writable: ${r.error}` };
+  c.index.blobs[r.hash] = bytes.length;
+  return { kind: "content", hash: r.hash, size: bytes.length };
+}
+
+export async function priorOfExecChange(c: CaptureContext, p: string, t: ExecToken): Promise<PriorState> {
   const before = t.scan.get(p);
   if (!before) return { kind: "absent" };
   if (before.size > c.maxFileBytes) return { kind: "unrestorable", reason: `larger than ${fmtBytes(c.maxFileBytes)}` };
@@ -55,8 +67,8 @@ export function priorOfExecChange(c: CaptureContext, p: string, t: ExecToken): P
   const e = c.index.execCache?.[p];
   if (e?.hash && e.stored && sameStat(before, e) && c.blobs.has(e.hash)) return { kind: "content", hash: e.hash, size: e.size };
   if (t.git && !t.git.dirty.has(relPosix(c.projectRoot, p))) {
-    const head = headContent(c.projectRoot, p);
-    if (head && head.length === before.size) return storeSnapshotBytes(c, head);
+    const head = await headContent(c.projectRoot, p);
+    if (head && head.length === before.size) return storeSnapshotBytesAsync(c, head);
   }
   return { kind: "unrestorable", reason: "changed by a command; its earlier content was never seen by chatcli" };
 }
@@ -66,7 +78,7 @@ export function priorOfExecChange(c: CaptureContext, p: string, t: ExecToken): P
  * content), so whatever the command changes can be put back. Only files whose stat changed are read again.
  * Returns whether the cache changed (the caller then collects blobs and persists).
  */
-export function cacheBeforeExec(c: CaptureContext, scan: Map<string, FileStat>): boolean {
+export async function cacheBeforeExec(c: CaptureContext, scan: Map<string, FileStat>): Promise<boolean> {
   const cache = (c.index.execCache ??= {});
   let changed = false;
   for (const p of Object.keys(cache)) {
@@ -77,6 +89,8 @@ export function cacheBeforeExec(c: CaptureContext, scan: Map<string, FileStat>):
   }
   let used = 0;
   for (const e of Object.values(cache)) if (e.stored) used += e.size;
+  // Which files to copy is decided up front (the byte budget reserved), then they are read and stored in parallel.
+  const todo: Array<[string, FileStat]> = [];
   for (const [p, st] of scan) {
     if (st.size > c.maxFileBytes) continue;
     const k = c.index.known[p];
@@ -87,20 +101,52 @@ export function cacheBeforeExec(c: CaptureContext, scan: Map<string, FileStat>):
     delete cache[p];
     changed = true;
     if (used + st.size > c.maxExecCacheBytes) continue;
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(p);
-    } catch {
-      continue;
-    }
-    if (bytes.length !== st.size || (bytes.length > 64 * 1024 && looksBinary(bytes))) continue;
-    const r = c.blobs.put(bytes);
-    if ("error" in r) break; // unwritable store: those files stay "not restorable"
-    c.index.blobs[r.hash] = bytes.length;
-    cache[p] = { hash: r.hash, size: st.size, mtimeNs: st.mtimeNs, stored: true };
     used += st.size;
+    todo.push([p, st]);
   }
+  const limit = limiter(16);
+  let unwritable = false; // an unwritable store: the remaining files stay "not restorable"
+  await Promise.all(
+    todo.map(([p, st]) =>
+      limit(async () => {
+        if (unwritable) return;
+        const bytes = await readFile(p).catch(() => undefined);
+        if (!bytes || bytes.length !== st.size || (bytes.length > 64 * 1024 && looksBinary(bytes))) return;
+        const r = await c.blobs.putAsync(bytes);
+        if ("error" in r) {
+          unwritable = true;
+          return;
+        }
+        c.index.blobs[r.hash] = bytes.length;
+        cache[p] = { hash: r.hash, size: st.size, mtimeNs: st.mtimeNs, stored: true };
+      }),
+    ),
+  );
   return changed;
+}
+
+/** `refreshKnown` without blocking the event loop (after an exec, for every file it changed). */
+export async function refreshKnownAsync(c: CaptureContext, p: string): Promise<void> {
+  const st = await statFileAsync(p);
+  if (!st) {
+    c.index.known[p] = { hash: null, size: 0, mtimeNs: "0", stored: false };
+    return;
+  }
+  const bytes = await readFile(p).catch(() => undefined);
+  if (!bytes) {
+    c.index.known[p] = { hash: null, size: st.size, mtimeNs: st.mtimeNs, stored: false };
+    return;
+  }
+  const hash = sha256(bytes);
+  let stored = false;
+  if (bytes.length <= c.maxFileBytes && !(bytes.length > 64 * 1024 && looksBinary(bytes))) {
+    const r = await c.blobs.putAsync(bytes, hash);
+    if (!("error" in r)) {
+      stored = true;
+      c.index.blobs[hash] = bytes.length;
+    }
+  }
+  c.index.known[p] = { hash, size: st.size, mtimeNs: st.mtimeNs, stored };
 }
 
 /** Reads a file's current state into `known` (and keeps a copy so a later exec change stays restorable). */
