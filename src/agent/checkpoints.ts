@@ -34,7 +34,7 @@ import { checkIndex } from "./checkpoints/index-check.ts";
 import { assertSafeId } from "../store/store-ids.ts";
 import { restoreFiles, type RewindOp } from "./checkpoints/restore-files.ts";
 import { cacheBeforeExec, captureCurrent, currentHash, priorOfExecChange, refreshKnown, refreshKnownAsync, type CaptureContext, type ExecToken } from "./checkpoints/snapshot-capture.ts";
-import { persistIndex, readHistoryFile, removeHistoryFile, writeHistoryFile } from "./checkpoints/store-files.ts";
+import { persistExecCache, persistIndex, persistIndexAsync, readExecCache, readHistoryFile, removeHistoryFile, writeHistoryFile } from "./checkpoints/store-files.ts";
 import { collectBlobs, pruneToCap, storeBytesOf } from "./checkpoints/store-pruning.ts";
 
 export type { CheckpointSummary, RestorePlan } from "./checkpoints/schema.ts";
@@ -42,6 +42,8 @@ export { checkpointLabel, cutLabel } from "./checkpoints/label.ts";
 export type { RewindOp } from "./checkpoints/restore-files.ts";
 
 export const MAX_CHECKPOINTS = 20;
+/** Loops over every scanned file give the event loop a turn this often (timers, keys, frames). */
+const YIELD_EVERY = 2_000;
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024;
 /** Bytes of pre-exec copies kept at most (never more than a quarter of the store cap). */
@@ -117,7 +119,14 @@ export class CheckpointStore {
   static load(o: CheckpointStoreOptions): CheckpointStore {
     try {
       const raw: unknown = JSON.parse(readFileSync(join(o.dir, "index.json"), "utf8"));
-      return CheckpointStore.fromJSON(raw, o);
+      const store = CheckpointStore.fromJSON(raw, o);
+      const cache = readExecCache(o.dir);
+      if (cache) {
+        // index.json is the authority on blobs: an entry whose copy was collected since is dropped (copied again).
+        for (const [p, e] of Object.entries(cache)) if (!e.hash || !(e.hash in store.index.blobs)) delete cache[p];
+        store.index.execCache = cache;
+      }
+      return store;
     } catch {
       return new CheckpointStore(o);
     }
@@ -208,7 +217,8 @@ export class CheckpointStore {
       const token: ExecToken = { scan, git };
       if (await cacheBeforeExec(this.capture, token.scan)) {
         this.collectBlobs();
-        this.persist();
+        await this.persistAsync();
+        await persistExecCache(this.o.dir, this.index);
       }
       return token;
     },
@@ -217,14 +227,18 @@ export class CheckpointStore {
       if (!t?.scan) return;
       const after = await this.scan();
       const changed = new Set<string>();
-      for (const [p, st] of t.scan) if (!sameStat(st, after.get(p))) changed.add(p);
+      let n = 0;
+      for (const [p, st] of t.scan) {
+        if (!sameStat(st, after.get(p))) changed.add(p);
+        if (++n % YIELD_EVERY === 0) await yieldToLoop();
+      }
       for (const p of after.keys()) if (!t.scan.has(p)) changed.add(p);
       const cp = this.index.checkpoints[this.index.checkpoints.length - 1];
       for (const p of changed) {
         if (cp && !cp.before[p]) this.recordState(cp, p, await priorOfExecChange(this.capture, p, t));
         await refreshKnownAsync(this.capture, p);
       }
-      if (changed.size) this.persist();
+      if (changed.size) await this.persistAsync();
     },
   };
 
@@ -340,6 +354,14 @@ export class CheckpointStore {
   private persist(): void {
     persistIndex(this.o.dir, this.index);
   }
+
+  private async persistAsync(): Promise<void> {
+    await persistIndexAsync(this.o.dir, this.index);
+  }
+}
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Whether `redact` would change the text of `bytes` (decoded leniently: a binary file can still hold a key). */

@@ -91,7 +91,9 @@ export async function cacheBeforeExec(c: CaptureContext, scan: Map<string, FileS
   for (const e of Object.values(cache)) if (e.stored) used += e.size;
   // Which files to copy is decided up front (the byte budget reserved), then they are read and stored in parallel.
   const todo: Array<[string, FileStat]> = [];
+  let n = 0;
   for (const [p, st] of scan) {
+    if (++n % 2_000 === 0) await new Promise<void>((resolve) => setImmediate(resolve)); // let timers and keys run
     if (st.size > c.maxFileBytes) continue;
     const k = c.index.known[p];
     if (k?.stored && k.hash && sameStat(st, k)) continue;
