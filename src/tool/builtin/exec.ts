@@ -21,8 +21,12 @@ export const EXEC_DEFAULT_TIMEOUT_MS = 120_000;
 export const EXEC_MAX_TIMEOUT_MS = 600_000;
 const KILL_GRACE_MS = 300;
 const DRAIN_AFTER_EXIT_MS = 250;
-const KEEP_HEAD_CHARS = 8_000_000;
-const KEEP_TAIL_CHARS = 8_000_000;
+/**
+ * What an exec keeps in memory of its output (issue 26: 8M + 8M chars put a 50 MB output near 240 MB of RSS).
+ * The model sees a ~30k preview of it and the overflow file gets this, so 4M chars is plenty to page through.
+ */
+const KEEP_HEAD_CHARS = 2_000_000;
+const KEEP_TAIL_CHARS = 2_000_000;
 
 const input = z.object({
   command: z.string().min(1).describe("Shell command line, run with bash -c."),

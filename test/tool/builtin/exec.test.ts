@@ -93,6 +93,21 @@ describe("exec", () => {
     expect(saved[0]?.length).toBe(1_000_000 + "\ntail-line\nexit code 0".length);
   });
 
+  test("output past the memory bound (2M + 2M chars) keeps its head and latest tail, and says how much was dropped (issue 26 #6)", async () => {
+    const saved: string[] = [];
+    const ctx = makeCtx(proj.root, { saveOverflow: (t) => (saved.push(t), path.join(proj.root, "overflow.txt")) });
+    const out = await execTool.run({ command: "echo first-line; head -c 6000000 /dev/zero | tr '\\0' a; echo; echo tail-line" }, ctx);
+    expect(out.text.endsWith("tail-line\nexit code 0")).toBe(true);
+    const full = saved[0]!;
+    expect(full.startsWith("first-line\n")).toBe(true);
+    const dropped = Number(full.match(/\[\.\.\. (\d+) chars of output were not kept in memory \.\.\.\]/)?.[1]);
+    expect(dropped).toBeGreaterThan(1_500_000);
+    expect(full.length).toBeLessThan(4_200_000);
+    // Kept + dropped is the whole output (plus the marker line and the exit code).
+    expect(full.length + dropped).toBeGreaterThanOrEqual(6_000_022);
+    expect(full.length + dropped).toBeLessThan(6_000_022 + 120);
+  });
+
   test("timeout kills the command", async () => {
     const out = await execTool.run({ command: "sleep 20", timeout_ms: 200 }, makeCtx(proj.root));
     expect(out.errorCode).toBe("Timeout");
