@@ -3,7 +3,7 @@
 import { beforeEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { TestRendererSetup } from "@opentui/core/testing";
+import { ManualClock, type TestRendererSetup } from "@opentui/core/testing";
 import type { TuiApp } from "../../../src/ui/tui/tui-app.ts";
 import { Session } from "../../../src/agent/session/session.ts";
 import { CheckpointStore } from "../../../src/agent/checkpoints.ts";
@@ -22,7 +22,7 @@ let session: Session;
 let store: CheckpointStore;
 let provider: ScriptedProvider;
 
-async function start(opts: { inline?: boolean } = {}) {
+async function start(opts: { inline?: boolean; clock?: ManualClock } = {}) {
   provider = new ScriptedProvider([]);
   store = new CheckpointStore({ sessionId: "s1", dir: join(tui.dir, "home", "snapshots", "s1"), projectRoot: project, publish: (e) => session.publish(e) });
   const tools = createToolHost({
@@ -53,7 +53,7 @@ async function start(opts: { inline?: boolean } = {}) {
       checkpoints: store,
       rewindEscMs: 500,
     },
-    { width: 100, height: 30, ...(opts.inline ? { screenMode: "split-footer" as const, footerHeight: 12, externalOutputMode: "capture-stdout" as const } : {}) },
+    { width: 100, height: 30, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.inline ? { screenMode: "split-footer" as const, footerHeight: 12, externalOutputMode: "capture-stdout" as const } : {}) },
   ));
 }
 
@@ -93,17 +93,30 @@ beforeEach(() => {
   writeFileSync(join(project, "a.txt"), "v0\n");
 });
 
-test("two Escapes 40 ms apart open the menu; 700 ms apart they do not", async () => {
-  await start();
+test("two Escapes 40 ms apart open the menu; 700 ms apart they do not (manual clock)", async () => {
+  const clock = new ManualClock();
+  clock.setTime(1_000_000);
+  await start({ clock });
+  const escEscAt = (gapMs: number) => {
+    setup.mockInput.pressEscape();
+    clock.advance(gapMs); // > the stdin parser's 20 ms lone-ESC flush
+    setup.mockInput.pressEscape();
+    clock.advance(25);
+  };
   store.save([{ role: "user", content: "hello checkpoint" }]);
-  await escEsc(40);
+  escEscAt(40);
   const f = await frame((x) => x.includes("Select a checkpoint"));
   expect(f).toContain("Select a checkpoint");
   expect(f).toContain("hello checkpoint");
   setup.mockInput.pressEscape();
-  await Bun.sleep(40);
+  clock.advance(25);
   expect(await frame((x) => !x.includes("Select a checkpoint"))).not.toContain("Select a checkpoint");
-  await escEsc(700);
+  escEscAt(499); // the window is 500 ms: just inside opens it
+  expect(await frame((x) => x.includes("Select a checkpoint"))).toContain("Select a checkpoint");
+  setup.mockInput.pressEscape();
+  clock.advance(25);
+  await frame((x) => !x.includes("Select a checkpoint"));
+  escEscAt(700);
   expect(await frame()).not.toContain("Select a checkpoint");
 });
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { TestRendererSetup } from "@opentui/core/testing";
+import { ManualClock, type TestRendererSetup } from "@opentui/core/testing";
 import type { TuiApp, TuiAppOptions } from "../../../src/ui/tui/tui-app.ts";
 import { FakeSession, streamAnswer, turnCompleted } from "./fake-session.ts";
 import { useTuiHarness } from "./tui-harness.ts";
@@ -11,10 +11,18 @@ let session: FakeSession;
 let app: TuiApp;
 let exits: number[];
 
-async function start(extra: Partial<TuiAppOptions> = {}, size = { width: 80, height: 24 }) {
+async function start(extra: Partial<TuiAppOptions> = {}, size: { width: number; height: number; clock?: ManualClock } = { width: 80, height: 24 }) {
   session = new FakeSession();
   exits = [];
   ({ setup, app } = await tui.start({ session, gitBranch: "main", onExit: (c) => exits.push(c), ...extra }, size));
+}
+
+/** The renderer on OpenTUI's manual clock: guards and the stdin parser's ESC flush move only when the test says. */
+async function startOnManualClock(): Promise<ManualClock> {
+  const clock = new ManualClock();
+  clock.setTime(1_000_000);
+  await start({}, { width: 80, height: 24, clock });
+  return clock;
 }
 
 test("idle frame shows the prompt and the status line", async () => {
@@ -47,7 +55,7 @@ test("typing and Enter submits user_input, the turn streams markdown and commits
 });
 
 test("approval box: keys before it and within 250 ms are ignored, then y answers once", async () => {
-  await start();
+  const clock = await startOnManualClock();
   session.emit({ type: "turn.started", turnId: "t1", input: "go" });
   session.emit({ type: "approval.requested", requestId: "r1", tool: "exec", action: "rm -rf build", reason: "not allow-listed" });
   const f = await frame((x) => x.includes("Permission required"));
@@ -57,7 +65,10 @@ test("approval box: keys before it and within 250 ms are ignored, then y answers
   setup.mockInput.pressKey("y");
   expect(session.opsOf("approval")).toEqual([]);
   expect(app.prompt.plainText).toBe("");
-  await Bun.sleep(300);
+  clock.advance(249); // still inside the guard
+  setup.mockInput.pressKey("y");
+  expect(session.opsOf("approval")).toEqual([]);
+  clock.advance(2);
   setup.mockInput.pressKey("y");
   expect(session.opsOf("approval")).toEqual([{ type: "approval", requestId: "r1", decision: "once" }]);
   expect((await frame()).includes("Permission required")).toBe(false);
@@ -103,25 +114,28 @@ test("unknown slash commands go to onSlashCommand and its text becomes a notice"
 });
 
 test("Esc interrupts a running turn", async () => {
-  await start();
+  const clock = await startOnManualClock();
   session.emit({ type: "turn.started", turnId: "t1", input: "go" });
   setup.mockInput.pressEscape();
-  await Bun.sleep(40);
+  expect(session.opsOf("interrupt")).toHaveLength(0); // a lone ESC waits for the parser's flush
+  clock.advance(25);
   expect(session.opsOf("interrupt")).toHaveLength(1);
 });
 
 test("Esc Esc on an empty idle prompt requests rewind; on text it clears the prompt", async () => {
   let rewinds = 0;
-  await start({ onRewindRequest: () => rewinds++ });
+  const clock = new ManualClock();
+  clock.setTime(1_000_000);
+  await start({ onRewindRequest: () => rewinds++ }, { width: 80, height: 24, clock });
   setup.mockInput.pressEscape();
-  await Bun.sleep(40);
+  clock.advance(25);
   setup.mockInput.pressEscape();
-  await Bun.sleep(40);
+  clock.advance(25);
   expect(rewinds).toBe(1);
   await setup.mockInput.typeText("draft");
   setup.mockInput.pressEscape();
   setup.mockInput.pressEscape();
-  await Bun.sleep(40);
+  clock.advance(25);
   expect(app.prompt.plainText).toBe("");
   expect(rewinds).toBe(1);
 });
@@ -259,16 +273,16 @@ test("a mouse selection is copied with OSC 52 and handed to onCopy", async () =>
 });
 
 test("Esc on the approval box (after the guard) denies the action and interrupts the turn", async () => {
-  await start();
+  const clock = await startOnManualClock();
   session.emit({ type: "turn.started", turnId: "t1", input: "go" });
   session.emit({ type: "approval.requested", requestId: "r1", tool: "exec", action: "make deploy", reason: "not allow-listed" });
   await frame((x) => x.includes("Permission required"));
   setup.mockInput.pressEscape();
-  await Bun.sleep(40);
+  clock.advance(25); // flushes the stdin parser's lone ESC; 25 ms is inside the 250 ms guard
   expect(session.opsOf("approval")).toEqual([]);
-  await Bun.sleep(260);
+  clock.advance(250);
   setup.mockInput.pressEscape();
-  await Bun.sleep(40);
+  clock.advance(25);
   expect(session.opsOf("approval")).toEqual([{ type: "approval", requestId: "r1", decision: "deny" }]);
   expect(session.opsOf("interrupt")).toEqual([{ type: "interrupt" }]);
   expect((await frame()).includes("Permission required")).toBe(false);
