@@ -119,13 +119,12 @@ export class CheckpointStore {
   static load(o: CheckpointStoreOptions): CheckpointStore {
     try {
       const raw: unknown = JSON.parse(readFileSync(join(o.dir, "index.json"), "utf8"));
-      const store = CheckpointStore.fromJSON(raw, o);
+      // The pre-exec copies are saved apart (exec-cache.json) but validated with the index (index-check.ts).
       const cache = readExecCache(o.dir);
-      if (cache) {
-        // index.json is the authority on blobs: an entry whose copy was collected since is dropped (copied again).
-        for (const [p, e] of Object.entries(cache)) if (!e.hash || !(e.hash in store.index.blobs)) delete cache[p];
-        store.index.execCache = cache;
-      }
+      const store = CheckpointStore.fromJSON(cache && raw && typeof raw === "object" ? { ...raw, execCache: cache } : raw, o);
+      // index.json is the authority on blobs: an entry whose copy was collected since is dropped (copied again).
+      const kept = store.index.execCache ?? {};
+      for (const [p, e] of Object.entries(kept)) if (!e.hash || !(e.hash in store.index.blobs)) delete kept[p];
       return store;
     } catch {
       return new CheckpointStore(o);

@@ -29,6 +29,8 @@ export interface LlmRequest {
   purpose: Purpose;
   /** Context window to ask for where the provider lets us choose (Ollama num_ctx). */
   contextWindow?: number;
+  /** A short per-request reminder of the task; each wire folds it into the last user message (llm/anchor.ts). */
+  anchor?: string;
 }
 
 export interface Usage {

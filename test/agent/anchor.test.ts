@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import "../../src/llm/providers/index.ts";
-import { foldAnchor } from "../../src/agent/anchor.ts";
+import { foldAnchor } from "../../src/llm/anchor.ts";
 import { wireSession } from "../../src/cli/wire-session.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { createProvider } from "../../src/llm/registry.ts";
@@ -25,7 +25,12 @@ test("foldAnchor appends to the last user message or tool result, on a copy; oth
   expect(history[2]!.content).toBe("result");
   expect(foldAnchor([{ role: "user", content: "hi" }], "R")).toEqual([{ role: "user", content: "hi\n\nR" }]);
   expect(foldAnchor([{ role: "assistant", content: "a" }], "R").at(-1)).toEqual({ role: "user", content: "R" });
+  // A continuation request ends with the assistant's partial: it stays last, the anchor goes before it.
+  const cont = foldAnchor([...history, { role: "assistant", content: "partial" }], "R");
+  expect(cont.at(-1)).toEqual({ role: "assistant", content: "partial" });
+  expect(cont.at(-2)!.content).toBe("result\n\nR");
   expect(foldAnchor(history, "")).toEqual(history);
+  expect(foldAnchor(history, undefined)).toEqual(history);
 });
 
 function project(): { root: string; project: string; env: Record<string, string> } {

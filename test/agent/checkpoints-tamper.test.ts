@@ -88,3 +88,24 @@ describe("a tampered snapshots/<id>/index.json writes and deletes nothing outsid
     expect(checkpointDir(root, "20260101-abc_1")).toBe(join(root, "snapshots", "20260101-abc_1"));
   });
 });
+
+describe("a tampered exec-cache.json (the pre-exec copies, saved apart from index.json)", () => {
+  test("entries outside the project or with a hash the index does not hold are dropped, with a warning", async () => {
+    writeFileSync(join(project, "a.txt"), "v1\n");
+    const s = new CheckpointStore(opts());
+    s.save([{ role: "user", content: "go" }]);
+    await s.aroundExec.after(await s.aroundExec.before());
+    const cacheFile = join(dir, "exec-cache.json");
+    const cache = JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, { hash: string; size: number; mtimeNs: string; stored: boolean }>;
+    const good = cache[join(project, "a.txt")]!;
+    expect(good.hash).toMatch(/^[0-9a-f]{64}$/);
+    cache[join(outside, "canary.txt")] = good;
+    cache[join(project, "b.txt")] = { ...good, hash: "../../../../outside/secret" };
+    cache[join(project, "c.txt")] = { ...good, hash: "f".repeat(64) };
+    writeFileSync(cacheFile, JSON.stringify(cache));
+    const again = CheckpointStore.load(opts());
+    const kept = Object.keys(again.toJSON().execCache ?? {});
+    expect(kept).toEqual([join(project, "a.txt")]);
+    expect(again.loadWarnings.join(" ")).toContain("outside the project");
+  });
+});

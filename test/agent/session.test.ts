@@ -12,8 +12,6 @@ afterEach(() => {
   h = undefined;
 });
 
-/** The request text without the per-request task anchor folded into the last message (agent/anchor.ts). */
-const withoutAnchor = (s: string) => s.replace(/\n\nReminder: the user's current request is: [\s\S]*$/, "");
 const toolMessages = (msgs: readonly Message[]) => msgs.filter((m): m is Extract<Message, { role: "tool" }> => m.role === "tool");
 
 describe("Session + agent loop", () => {
@@ -25,12 +23,11 @@ describe("Session + agent loop", () => {
     expect(h.of("turn.completed")).toHaveLength(1);
     expect(h.of("turn.completed")[0]!.stopReason).toBe("stop");
     expect(h.wired.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-    // system prompt + an anchor reminder folded into the last user message, never persisted
+    // system prompt + an anchor reminder that the wire folds into the last user message, never persisted
     const req = h.provider.requests[0]!;
     expect(req.system[0]!.text).toContain("chatcli");
     expect(req.messages.map((m) => m.role)).toEqual(["user"]);
-    expect(req.messages.at(-1)!.content).toStartWith("hi\n\nReminder:");
-    expect(h.wired.session.messages[0]!.content).toBe("hi");
+    expect(req.anchor).toContain("hi");
     expect(req.tools?.map((t) => t.name)).toContain("read");
   });
 
@@ -214,7 +211,7 @@ describe("Session + agent loop", () => {
     h.wired.session.submit({ type: "user_input", text: "also this" });
     expect(h.of("queue.updated").at(-1)!.items).toEqual(["also this"]);
     await h.wired.session.idle();
-    const second = h.provider.requests[1]!.messages.filter((m) => m.role === "user").map((m) => withoutAnchor(m.content));
+    const second = h.provider.requests[1]!.messages.filter((m) => m.role === "user").map((m) => m.content);
     expect(second).toContain("also this");
     expect(h.of("queue.updated").at(-1)!.items).toEqual([]);
   });
@@ -233,7 +230,7 @@ describe("Session + agent loop", () => {
     expect(h.of("turn.started")).toHaveLength(1);
     const users = h.provider.requests[1]!.messages.filter((m) => m.role === "user");
     expect(users.at(-2)!.meta?.kind).toBe("tool_feedback");
-    expect(withoutAnchor(users.at(-1)!.content)).toBe("one\ntwo");
+    expect(users.at(-1)!.content).toBe("one\ntwo");
   });
 
   test("system prompt: coder base by default, agent flavour by env; workspace files project first; catalog only for the text protocol; anchor never persisted", async () => {
@@ -248,9 +245,8 @@ describe("Session + agent loop", () => {
     expect(sys.indexOf("project rule: tabs")).toBeGreaterThan(0);
     expect(sys.indexOf("project rule: tabs")).toBeLessThan(sys.indexOf("user rule: spaces"));
     expect(sys).toContain("<tool_call"); // text protocol: the catalog is in the system prompt
-    const last = h.provider.requests[0]!.messages.at(-1)!;
-    expect(last.role).toBe("user");
-    expect(last.content).toContain("Reminder: the user's current request is: \"do the thing\"");
+    expect(h.provider.requests[0]!.messages.some((m) => m.role === "system")).toBe(false);
+    expect(h.provider.requests[0]!.anchor).toContain("Reminder: the user's current request is: \"do the thing\"");
     expect(h.wired.session.messages.some((m) => m.role === "system")).toBe(false);
     h.cleanup();
 
@@ -301,7 +297,7 @@ describe("Session + agent loop", () => {
     expect(h.of("turn.completed")[0]!.stopReason).toBe("error");
     expect(h.wired.session.messages.filter((m) => m.role === "user")).toHaveLength(0);
     await h.run("hello?");
-    const users = h.provider.requests[1]!.messages.filter((m) => m.role === "user").map((m) => withoutAnchor(m.content));
+    const users = h.provider.requests[1]!.messages.filter((m) => m.role === "user").map((m) => m.content);
     expect(users).toEqual(["hello?"]);
     expect(h.wired.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });

@@ -6,6 +6,7 @@
  */
 import type { LlmRequest } from "../../protocol/llm.ts";
 import type { Message } from "../../protocol/message.ts";
+import { foldAnchor } from "../../llm/anchor.ts";
 
 export const CONTINUATION_MESSAGE =
   "Your response was cut off at the token limit. Resume DIRECTLY from where you stopped — do not repeat any content. Continue the implementation or explanation from the exact point of interruption.";
@@ -25,12 +26,14 @@ export function outputCapFor(contextWindow: number | undefined): number {
 }
 
 export function continuationRequest(request: LlmRequest, partialText: string, cap = outputCapFor(request.contextWindow)): LlmRequest {
+  // The task anchor stays on the request's own last message; the resume instruction goes last, on its own.
+  const { anchor, ...rest } = request;
   const messages: Message[] = [
-    ...request.messages,
+    ...foldAnchor(request.messages, anchor),
     { role: "assistant", content: partialText },
     { role: "user", content: CONTINUATION_MESSAGE, meta: { kind: "continuation" } },
   ];
-  return { ...request, messages, maxOutputTokens: nextOutputLimit(request.maxOutputTokens, cap) };
+  return { ...rest, messages, maxOutputTokens: nextOutputLimit(request.maxOutputTokens, cap) };
 }
 
 /** Joins the parts; drops a repeated overlap when the model restarted a few words back anyway. */

@@ -14,7 +14,6 @@ import type { ToolCallRequest } from "../tool-host.ts";
 import { finishAssistant } from "./assistant-reply.ts";
 import type { SessionHistory } from "./session-history.ts";
 import type { ModelBinding, TurnOptions } from "./session-options.ts";
-import { foldAnchor } from "../anchor.ts";
 
 /** What a turn sees of its Session. */
 export interface TurnHost {
@@ -105,7 +104,8 @@ async function buildRequest(h: TurnHost, task: string, signal: AbortSignal): Pro
   const request: LlmRequest = {
     model: binding.model,
     system: h.opts.systemPrompt({ nativeTools: native, tools: specs }),
-    messages: foldAnchor(outgoing, anchor),
+    messages: [...outgoing],
+    ...(anchor ? { anchor } : {}),
     purpose: "main",
     contextWindow: binding.contextWindow,
   };

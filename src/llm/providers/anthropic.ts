@@ -12,6 +12,7 @@ import { LlmProviderError, type LlmProvider, type ProviderContext } from "../pro
 import { registerProvider } from "../registry.ts";
 import { parseJsonData, readSse } from "../sse.ts";
 import { httpError, joinUrl, malformedChunk, parseArgsObject, postEventStream, retryingStream, toolResultText } from "./wire-common.ts";
+import { wireMessages } from "../anchor.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -109,7 +110,7 @@ export class AnthropicProvider implements LlmProvider {
     const body: Record<string, unknown> = {
       model: request.model,
       max_tokens: request.maxOutputTokens ?? (Number.isFinite(envMax) && envMax > 0 ? envMax : DEFAULT_MAX_TOKENS),
-      messages: toAnthropicMessages(request.messages),
+      messages: toAnthropicMessages(wireMessages(request)),
       stream: true,
     };
     const system = toAnthropicSystem(request);

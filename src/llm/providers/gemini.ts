@@ -13,6 +13,7 @@ import { classifyThrown, makeError } from "../errors.ts";
 import { LlmProviderError, type LlmProvider, type ProviderContext } from "../provider.ts";
 import { registerProvider } from "../registry.ts";
 import { httpError, joinUrl, malformedChunk, parseArgsObject, retryingStream, toolResultText } from "./wire-common.ts";
+import { wireMessages } from "../anchor.ts";
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
@@ -96,7 +97,7 @@ export class GeminiProvider implements LlmProvider {
       },
       { baseUrl: this.ctx.baseUrl.replace(/\/+$/, "") },
     );
-    const result = await model.generateContentStream({ contents: toGeminiContents(request.messages) }, { signal });
+    const result = await model.generateContentStream({ contents: toGeminiContents(wireMessages(request)) }, { signal });
     // The package tees the stream into an aggregate promise we never read; keep its rejection handled.
     result.response.catch(() => undefined);
     let toolIndex = 0;

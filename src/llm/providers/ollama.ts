@@ -12,6 +12,7 @@ import { LlmProviderError, type LlmProvider, type ProviderContext } from "../pro
 import { registerProvider } from "../registry.ts";
 import { retryingStream } from "./wire-common.ts";
 import { ThinkSplitter } from "../think-splitter.ts";
+import { wireMessages } from "../anchor.ts";
 
 export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
 const OLLAMA_DEFAULT_PORT = "11434";
@@ -255,7 +256,7 @@ export function toOllamaMessages(request: LlmRequest): OllamaMessage[] {
   if (system) out.push({ role: "system", content: system });
   // Strict chat templates accept a system message only first: a later one (an imported note, a summary) is
   // sent as user text, as the Anthropic and Gemini wires do.
-  for (const m of request.messages) out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOllamaMessage(m));
+  for (const m of wireMessages(request)) out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOllamaMessage(m));
   return out;
 }
 

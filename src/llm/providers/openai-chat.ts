@@ -12,6 +12,7 @@ import { classifyThrown, makeError } from "../errors.ts";
 import { LlmProviderError, type LlmProvider } from "../provider.ts";
 import { parseJsonData, readSse } from "../sse.ts";
 import { httpError, joinUrl, malformedChunk, postEventStream, retryingStream, toolResultText } from "./wire-common.ts";
+import { wireMessages } from "../anchor.ts";
 
 export interface OpenAiAuth {
   headers: Record<string, string>;
@@ -238,7 +239,7 @@ export function toOpenAiMessages(request: LlmRequest): Array<Record<string, unkn
   if (system) out.push({ role: "system", content: system });
   // Strict chat templates accept a system message only first: a later one (an imported note, a summary) is
   // sent as user text, as the Anthropic and Gemini wires do.
-  for (const m of request.messages) out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOpenAiMessage(m));
+  for (const m of wireMessages(request)) out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOpenAiMessage(m));
   return out;
 }
 
