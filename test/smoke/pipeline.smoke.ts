@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
 import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { withoutAnchor } from "../support/anchor-text.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -73,7 +74,7 @@ describe("session workspace (compiled binary)", () => {
       expect(r.stdout).toContain("Both read.");
       const previews = plainFake.chatRequests().slice(1).map((req) => {
         const feedback = (req.messages as Array<{ role: string; content: string }>).find((m) => m.role === "user" && m.content.includes("omitted"))!;
-        return feedback.content;
+        return withoutAnchor(feedback.content);
       });
       expect(previews).toHaveLength(2);
       expect(previews[1]).toBe(previews[0]!); // same file, same preview on the later turn

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
 import { runAt, hasTmux, isolatedBinary, paneCommand, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { withoutAnchor } from "../support/anchor-text.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -563,7 +564,7 @@ describe.skipIf(!hasTmux())("TUI daily driver (compiled binary in tmux)", () => 
       const done = await t.waitFor((s) => s.includes("Answer to queued one."));
       expect(done).not.toContain("queued two");
       const sent = fake.chatRequests().at(-1)!;
-      expect(messagesOf(sent).some((m) => m.role === "user" && m.content === "queued one")).toBe(true);
+      expect(messagesOf(sent).some((m) => m.role === "user" && withoutAnchor(m.content) === "queued one")).toBe(true);
       expect(JSON.stringify(sent)).not.toContain("queued two");
     } finally {
       t.kill();

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { startFakeOllama, type FakeOllama, type FakeReply } from "../support/fake-ollama.ts";
 import { startFakeSse, type FakeSseServer } from "../support/fake-sse-servers.ts";
 import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { withoutAnchor } from "../support/anchor-text.ts";
 
 const MODEL = "coder:7b";
 let b: BinaryEnv;
@@ -31,8 +32,9 @@ const call = (name: string, args: Record<string, unknown>): FakeReply => ({ tool
 const headless = (prompt: string, extra: Record<string, string> = {}, more: string[] = []) =>
   run(b, ["-p", prompt, "--model", MODEL, "--permission-mode", "bypass", ...more], env(extra));
 /** The tool messages of the n-th /api/chat request made since `from`. */
+/** The tool results of request `from + n`, without the task anchor the wire folds into the last one. */
 const toolMsgs = (from: number, n: number): Msg[] =>
-  ((fake.chatRequests()[from + n]!.messages ?? []) as Msg[]).filter((m) => m.role === "tool");
+  ((fake.chatRequests()[from + n]!.messages ?? []) as Msg[]).filter((m) => m.role === "tool").map((m) => ({ ...m, content: withoutAnchor(m.content) }));
 const lines = (n: number, width = 60, tag = "row") => Array.from({ length: n }, (_, i) => `${tag} ${i} ${"x".repeat(width)}`).join("\n") + "\n";
 
 describe("issue 5: tool-result pipeline (compiled binary)", () => {

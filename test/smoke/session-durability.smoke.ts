@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { loadSession } from "../../src/store/session-file.ts";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
 import { isolatedBinary, runAt, type BinaryEnv } from "../support/binary.ts";
+import { withoutAnchor } from "../support/anchor-text.ts";
 
 type WireMessage = { role: string; content: string; tool_calls?: unknown[] };
 
@@ -62,7 +63,7 @@ describe("session files survive kill -9", () => {
     expect(third.code).toBe(0);
     expect(third.stdout).toContain("carried on");
     const sent = (fake.chatRequests()[n] as { messages: WireMessage[] }).messages;
-    const users = sent.filter((m) => m.role === "user").map((m) => m.content);
+    const users = sent.filter((m) => m.role === "user").map((m) => withoutAnchor(m.content));
     expect(users).toEqual(["first prompt", "second prompt", "third prompt"]);
     // The cut-off call has a (synthetic) result on the wire.
     const callAt = sent.findIndex((m) => m.tool_calls?.length);

@@ -5,6 +5,7 @@ import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
 import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { withoutAnchor } from "../support/anchor-text.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -28,7 +29,7 @@ describe("sessions in the compiled binary", () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toBe("The word was pineapple.\n");
     const sent = fake.chatRequests().at(-1)!.messages as Array<{ role: string; content: string }>;
-    const contents = sent.map((m) => m.content);
+    const contents = sent.map((m) => withoutAnchor(m.content));
     expect(contents).toContain("remember pineapple");
     expect(contents).toContain("Noted: pineapple.");
     expect(contents.indexOf("remember pineapple")).toBeLessThan(contents.indexOf("which word?"));
