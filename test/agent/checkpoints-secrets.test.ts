@@ -64,3 +64,20 @@ test("after a restart the secret-bearing snapshot is missing and the rest still 
   expect(readFileSync(plain, "utf8")).toBe("original\n");
   expect(readFileSync(env, "utf8")).toBe("STRIPE_SECRET_KEY=rotated\n");
 });
+
+test("the asynchronous exec path (pre-exec copies, after-exec refresh) keeps secret-bearing files off the disk too", async () => {
+  const env = join(project, ".env");
+  writeFileSync(env, `STRIPE_SECRET_KEY=${SECRET}\n`);
+  writeFileSync(join(project, "a.txt"), "plain\n");
+  const s = new CheckpointStore(options());
+  const cp = s.save([{ role: "user", content: "run" }])!;
+  const token = await s.aroundExec.before();
+  writeFileSync(env, `STRIPE_SECRET_KEY=${SECRET}-rotated\n`);
+  await s.aroundExec.after(token);
+  const blobs = onDisk();
+  expect(blobs.some((b) => b === "plain\n")).toBe(true);
+  expect(blobs.some((b) => b.includes(SECRET))).toBe(false);
+  const r = await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
+  if (typeof r === "string") throw new Error(r);
+  expect(readFileSync(env, "utf8")).toBe(`STRIPE_SECRET_KEY=${SECRET}\n`);
+});

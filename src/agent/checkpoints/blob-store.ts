@@ -60,8 +60,15 @@ export class BlobStore {
 
   /** `put` without blocking the event loop (the exec path, which may copy thousands of files). */
   async putAsync(bytes: Uint8Array, hash = sha256(bytes)): Promise<{ hash: string } | { error: string }> {
+    if (!isBlobHash(hash)) return { error: `invalid blob name ${JSON.stringify(hash)}` };
+    if (this.memory.has(hash)) return { hash };
     const path = this.path(hash);
     if (await stat(path).then((s) => s.isFile(), () => false)) return { hash };
+    // As put: a content holding a secret stays in memory, never on disk.
+    if (this.holdsSecret?.(bytes)) {
+      this.memory.set(hash, bytes.slice());
+      return { hash };
+    }
     try {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
       const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
