@@ -101,3 +101,66 @@ test("a history from Ollama (call_0 every turn) is accepted by Anthropic's wire 
   expect(resultText[0]).toContain("alpha");
   expect(resultText[1]).toContain("beta");
 });
+
+/** The same on the chat-completions wire: the strict OpenAI fake refuses duplicate tool_call ids. */
+test("a history from Ollama (call_0 every turn) is accepted by the OpenAI wire after a fallback", async () => {
+  const root = mkdtempSync(join(tmpdir(), "chatcli-ids-"));
+  const project = join(root, "project");
+  const home = join(root, "home");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(project, "a.txt"), "alpha\n");
+  writeFileSync(join(project, "b.txt"), "beta\n");
+  const ollama: FakeOllama = startFakeOllama({
+    replies: [{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] }, { toolCalls: [{ name: "read", arguments: { path: "b.txt" } }] }],
+    defaultReply: { status: 503, errorBody: '{"error":"server overloaded"}' },
+  });
+  const claude: FakeSseServer = startFakeSse({ strict: true, defaultReply: { fixture: "openai-text.sse" } });
+  const env: Record<string, string> = {
+    HOME: home,
+    CHATCLI_HOME: join(home, ".chatcli"),
+    TMPDIR: root,
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    OLLAMA_HOST: ollama.url,
+    OPENAI_API_KEY: "k",
+    OPENAI_BASE_URL: `${claude.url}/v1`,
+    INITIAL_BACKOFF: "0.01",
+    MAX_RETRIES: "0",
+    CHATCLI_FALLBACK_MAX_RETRIES: "0",
+  };
+  const chain = createFallbackChain({
+    entries: [{ provider: "OLLAMA", model: "qwen3:8b" }, { provider: "OPENAI", model: "gpt-4o" }],
+    env,
+    createProvider: (id) => createProvider(id, env),
+  });
+  const wired = wireSession({
+    cfg: loadConfig({ cwd: project, env, flags: {} }),
+    resolved: { providerId: "OLLAMA", provider: chain, baseUrl: ollama.url, model: "qwen3:8b", info: { id: "qwen3:8b", contextWindow: 32768, supportsTools: true } },
+    permissionMode: "default",
+    interactive: false,
+  });
+  cleanups.push(() => {
+    wired.dispose();
+    ollama.stop();
+    claude.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+  const errors: string[] = [];
+  wired.session.subscribe((e) => {
+    if (e.type === "error") errors.push(e.message);
+  });
+  wired.session.submit({ type: "user_input", text: "read a.txt and b.txt" });
+  await wired.session.idle();
+
+  expect(errors).toEqual([]);
+  const sent = claude.streamBodies();
+  expect(sent).toHaveLength(1);
+  const msgs = sent[0]!.messages as Array<{ role: string; content: string | null; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+  const ids = msgs.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
+  const results = msgs.filter((m) => m.role === "tool");
+  expect(ids).toHaveLength(2);
+  expect(new Set(ids).size).toBe(2);
+  expect(results.map((m) => m.tool_call_id)).toEqual(ids);
+  expect(results[0]!.content).toContain("alpha");
+  expect(results[1]!.content).toContain("beta");
+});
