@@ -90,7 +90,7 @@ export function isSystemPath(path: string): boolean {
 }
 
 const SENSITIVE_SEGMENTS = new Set([".ssh", ".gnupg", ".aws", ".azure", ".kube", ".password-store", ".docker"]);
-const SENSITIVE_FILES = new Set([".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile"]);
+const SENSITIVE_FILES = new Set([".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc", ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", "shadow", "gshadow", "shadow-", "gshadow-", "sudoers"]);
 
 const SENSITIVE_NAMES = [...SENSITIVE_SEGMENTS, ...SENSITIVE_FILES];
 

@@ -7,13 +7,14 @@
  *   protected — a word names (or a glob could name) a protected path (protected.ts): ask in every mode but plan;
  *   deny  — dangerous: deny in every mode.
  */
-export type Klass = "allow" | "ask" | "maybe" | "protected" | "deny";
+export type Klass = "allow" | "ask" | "maybe" | "protected" | "sensitive" | "deny";
 export const MODES = ["default", "accept-edits", "plan", "bypass"] as const;
 export const EXPECT: Record<Klass, Record<(typeof MODES)[number], "allow" | "ask" | "deny">> = {
   allow: { default: "allow", "accept-edits": "allow", plan: "allow", bypass: "allow" },
   ask: { default: "ask", "accept-edits": "ask", plan: "deny", bypass: "allow" },
   maybe: { default: "ask", "accept-edits": "ask", plan: "deny", bypass: "ask" },
   protected: { default: "ask", "accept-edits": "ask", plan: "deny", bypass: "ask" },
+  sensitive: { default: "ask", "accept-edits": "ask", plan: "ask", bypass: "allow" },
   deny: { default: "deny", "accept-edits": "deny", plan: "deny", bypass: "deny" },
 };
 
@@ -96,6 +97,7 @@ export const ASK: string[] = [
   "ls > out", "ls >> out", "cat < f", "ls; pwd", "ls && pwd", "ls || pwd", "FOO=1 ls", "(ls)", "{ ls; }", "ls &", "cat <<EOF\nx\nEOF",
   "ls | tee out", "diff <(ls a) <(ls b)", "ls >| out", "ls 2> err.txt", "ls > out?", "ls >&$FD",
   // globs: a file named like a flag would become one
+  "cat /etc/shado?",
   "cat /proc/*/environ", "wc -l src/*.ts", "ls *.ts", "cat src/[ab].ts", "grep foo *", "ls ?", "sort *", "find * -name x", "ls src/**",
 ];
 
@@ -106,6 +108,9 @@ export const MAYBE: string[] = [
   "ls | sort --outp=$HOME/.chatcli/settings.json", "find . -de${U}lete", "rm -r${U}f x", "xargs rm $F", "sudo rm $F", "truncate -s0 $F",
   "kill $PID", "uniq f $OUT", "echo / | xargs rm -rf", "cat list | xargs -I{} rm -rf {}", "find . -name x | xargs chmod 777", "tar -cf $T x", "wget -O \"$F\" http://x", "curl http://x/a$Q", "git log x$A",
 ];
+
+/** Literal reads of system credential files: read-only, yet a person is asked (bypass skips, like every safety ask). */
+export const SENSITIVE: string[] = ["cat /etc/shadow", "head -1 /etc/gshadow", "grep root /etc/sudoers", "tail /etc/shadow-"];
 
 /** Words that name chatcli's or git's configuration, rc files or credentials, literally or as a glob/expansion. */
 export const PROTECTED: string[] = [

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPermissionPolicy } from "../../../src/tool/permission.ts";
-import { ASK, DENY, EVERYDAY, EXPECT, MAYBE, MODES, PROTECTED, type Klass } from "./exec-attack-cases.ts";
+import { ASK, DENY, EVERYDAY, EXPECT, MAYBE, MODES, PROTECTED, SENSITIVE, type Klass } from "./exec-attack-cases.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "chatcli-attack-table-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,6 +14,7 @@ const rows: Array<[string, Klass]> = [
   ...ASK.map((c): [string, Klass] => [c, "ask"]),
   ...MAYBE.map((c): [string, Klass] => [c, "maybe"]),
   ...PROTECTED.map((c): [string, Klass] => [c, "protected"]),
+  ...SENSITIVE.map((c): [string, Klass] => [c, "sensitive"]),
   ...DENY.map((c): [string, Klass] => [c, "deny"]),
 ];
 
