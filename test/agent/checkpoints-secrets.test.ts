@@ -23,7 +23,8 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const options = (): CheckpointStoreOptions => ({ sessionId: "s1", dir, projectRoot: project, redact: createRedactor({ STRIPE_SECRET_KEY: SECRET }, []) });
 const onDisk = () => readdirSync(join(dir, "blobs")).map((n) => readFileSync(join(dir, "blobs", n), "latin1"));
 
-test("a secret-bearing file is restorable in memory but never written to the blob store", async () => {
+/** A checkpoint, then the agent changes `.env` (holding a secret) and a plain file. */
+function changeBoth(): { s: CheckpointStore; cpId: string; env: string; plain: string } {
   const env = join(project, ".env");
   const plain = join(project, "a.txt");
   writeFileSync(env, `STRIPE_SECRET_KEY=${SECRET}\n`);
@@ -35,32 +36,26 @@ test("a secret-bearing file is restorable in memory but never written to the blo
   s.beforeFileChange(plain);
   writeFileSync(plain, "changed\n");
   s.save([{ role: "user", content: "edit" }, { role: "assistant", content: "done" }]);
+  return { s, cpId: cp.id, env, plain };
+}
+
+test("a secret-bearing file is restorable in memory but never written to the blob store", async () => {
+  const { s, cpId, env, plain } = changeBoth();
 
   const blobs = onDisk();
   expect(blobs.some((b) => b === "original\n")).toBe(true);
   expect(blobs.some((b) => b.includes(SECRET))).toBe(false);
 
-  const r = await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
+  const r = await s.rewind({ type: "rewind", checkpointId: cpId, mode: "code" }, []);
   if (typeof r === "string") throw new Error(r);
   expect(readFileSync(env, "utf8")).toBe(`STRIPE_SECRET_KEY=${SECRET}\n`);
   expect(readFileSync(plain, "utf8")).toBe("original\n");
 });
 
 test("after a restart the secret-bearing snapshot is missing and the rest still restores", async () => {
-  const env = join(project, ".env");
-  const plain = join(project, "a.txt");
-  writeFileSync(env, `STRIPE_SECRET_KEY=${SECRET}\n`);
-  writeFileSync(plain, "original\n");
-  const first = new CheckpointStore(options());
-  const cp = first.save([{ role: "user", content: "edit" }])!;
-  first.beforeFileChange(env);
-  writeFileSync(env, "STRIPE_SECRET_KEY=rotated\n");
-  first.beforeFileChange(plain);
-  writeFileSync(plain, "changed\n");
-  first.save([{ role: "user", content: "edit" }, { role: "assistant", content: "done" }]);
-
+  const { cpId, env, plain } = changeBoth();
   const again = CheckpointStore.load(options());
-  await again.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
+  await again.rewind({ type: "rewind", checkpointId: cpId, mode: "code" }, []);
   expect(readFileSync(plain, "utf8")).toBe("original\n");
   expect(readFileSync(env, "utf8")).toBe("STRIPE_SECRET_KEY=rotated\n");
 });
@@ -77,7 +72,7 @@ test("the asynchronous exec path (pre-exec copies, after-exec refresh) keeps sec
   const blobs = onDisk();
   expect(blobs.some((b) => b === "plain\n")).toBe(true);
   expect(blobs.some((b) => b.includes(SECRET))).toBe(false);
-  const r = await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
+  const r = await s.rewind({ type: "rewind", checkpointId: cpId, mode: "code" }, []);
   if (typeof r === "string") throw new Error(r);
   expect(readFileSync(env, "utf8")).toBe(`STRIPE_SECRET_KEY=${SECRET}\n`);
 });
