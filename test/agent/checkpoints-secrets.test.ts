@@ -72,7 +72,7 @@ test("the asynchronous exec path (pre-exec copies, after-exec refresh) keeps sec
   const blobs = onDisk();
   expect(blobs.some((b) => b === "plain\n")).toBe(true);
   expect(blobs.some((b) => b.includes(SECRET))).toBe(false);
-  const r = await s.rewind({ type: "rewind", checkpointId: cpId, mode: "code" }, []);
+  const r = await s.rewind({ type: "rewind", checkpointId: cp.id, mode: "code" }, []);
   if (typeof r === "string") throw new Error(r);
   expect(readFileSync(env, "utf8")).toBe(`STRIPE_SECRET_KEY=${SECRET}\n`);
 });
