@@ -9,6 +9,8 @@ export const en = {
   "provider.unknown": "Unknown provider \"{provider}\". Known providers: {list}.",
   "provider.noKey": "{provider} needs an API key: set {keys}.",
   "provider.error": "{provider} error: {message}",
+  "provider.localDown":
+    "Cannot reach {provider} at {host}: no server is listening there. Start it (LM Studio: Developer → Start Server, or `lms server start`; llama.cpp: `llama-server -m <model.gguf>`; vLLM: `vllm serve <model>`), or point {env} at a running server.",
   "usage.promptEmpty": "The prompt is empty: pass text with -p \"...\" or pipe it on stdin.",
   "stdin.noInput": "no input on stdin after {seconds} s; going on without it (redirect stdin from /dev/null to skip the wait).",
   "models.header": "Models on {provider} ({host}):",

@@ -11,6 +11,8 @@ export const ptBR: Record<MessageKey, string> = {
   "provider.unknown": "Provedor desconhecido \"{provider}\". Provedores conhecidos: {list}.",
   "provider.noKey": "{provider} precisa de uma chave de API: defina {keys}.",
   "provider.error": "Erro de {provider}: {message}",
+  "provider.localDown":
+    "Não foi possível conectar a {provider} em {host}: nenhum servidor está escutando ali. Inicie-o (LM Studio: Developer → Start Server, ou `lms server start`; llama.cpp: `llama-server -m <modelo.gguf>`; vLLM: `vllm serve <modelo>`), ou aponte {env} para um servidor ativo.",
   "usage.promptEmpty": "O prompt está vazio: passe texto com -p \"...\" ou pela entrada padrão.",
   "stdin.noInput": "nada chegou pela entrada padrão em {seconds} s; seguindo sem ela (redirecione de /dev/null para não esperar).",
   "models.header": "Modelos em {provider} ({host}):",

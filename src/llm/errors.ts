@@ -3,6 +3,7 @@
  * Never matches translated UI strings: only wire-level facts.
  */
 import type { ErrorKind, LlmError } from "../protocol/llm.ts";
+import { endpointOrigin } from "./local-endpoint.ts";
 
 const FLAGS: Record<ErrorKind, { retryable: boolean; fallbackable: boolean }> = {
   rate_limit: { retryable: true, fallbackable: true },
@@ -90,6 +91,11 @@ export function classifyThrown(err: unknown, provider?: string, signal?: AbortSi
   const status = typeof e?.status_code === "number" ? e.status_code : typeof e?.status === "number" ? e.status : undefined;
   if (status !== undefined) return classifyHttpError(status, e?.error ?? message, provider, retryDelayOf((err as { errorDetails?: unknown }).errorDetails));
   const code = e?.code ?? "";
+  if (["ECONNREFUSED", "ConnectionRefused"].includes(code) || /ECONNREFUSED|connection refused/i.test(message)) {
+    // Bun says "ECONNREFUSED: Unable to connect. Is the computer able to access the url?" and keeps the URL in `path`.
+    const path = (err as { path?: unknown } | null)?.path;
+    return makeError("network", `${REFUSED}${typeof path === "string" && path ? ` (${endpointOrigin(path)})` : ""}`, extra);
+  }
   if (
     ["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ConnectionRefused", "ConnectionClosed", "FailedToOpenSocket"].includes(code) ||
     /fetch failed|unable to connect|connection refused|socket|network|ECONNRESET|ECONNREFUSED/i.test(message)
@@ -97,6 +103,13 @@ export function classifyThrown(err: unknown, provider?: string, signal?: AbortSi
     return makeError("network", message, extra);
   }
   return makeError("unknown", message, extra);
+}
+
+const REFUSED = "connection refused";
+
+/** A network error that is a refused connection (nothing listens there): classified from the transport's code. */
+export function isConnectionRefused(e: LlmError): boolean {
+  return e.kind === "network" && e.message.toLowerCase().startsWith(REFUSED);
 }
 
 /**

@@ -1,19 +1,35 @@
 /**
  * Splits a streamed answer into thinking and answer text when the model inlines its reasoning as
- * `<think>…</think>` (or `<thinking>…</thinking>`). Tags may be split across chunks: a partial tag is held
- * back until the next chunk decides it. Text outside tags is answer text.
+ * `<think>…</think>` or `<thinking>…</thinking>` (LM Studio, llama.cpp, vLLM, OpenRouter, Ollama and friends
+ * stream it in `content`). Contract:
+ * - tags are matched case-insensitively and may be split across chunks: a suffix that could still become a tag
+ *   is held back until the next chunk (or `end()`) decides it;
+ * - a block is closed only by its own closing tag; text before an opening tag stays answer text;
+ * - a closing tag with no opening one (a chat template that put `<think>` in the prompt) is dropped: tag text
+ *   never reaches the answer, though what streamed before it stays answer text (it was already shown);
+ * - a tag inside Markdown code (a fenced block or an inline backtick span) is answer text: an agent
+ *   asked about think tags must be able to write one;
+ * - an unclosed block at the end of the stream is thinking.
  */
 export interface SplitPiece {
   kind: "text" | "thinking";
   text: string;
 }
 
-const OPEN = ["<think>", "<thinking>"];
-const CLOSE = ["</think>", "</thinking>"];
+const PAIRS: Array<[open: string, close: string]> = [
+  ["<think>", "</think>"],
+  ["<thinking>", "</thinking>"],
+];
+const OPEN = PAIRS.map((p) => p[0]);
+const CLOSE = PAIRS.map((p) => p[1]);
+const ANY = [...OPEN, ...CLOSE];
 
 export class ThinkSplitter {
   private buffer = "";
-  private inThink = false;
+  /** The closing tag of the block we are in; null outside thinking. */
+  private closeTag: string | null = null;
+  /** Markdown code state of the answer text emitted so far. */
+  private code = { fence: false, lineTicks: 0, lineHead: "" };
 
   push(chunk: string): SplitPiece[] {
     this.buffer += chunk;
@@ -28,24 +44,17 @@ export class ThinkSplitter {
   private drain(final: boolean): SplitPiece[] {
     const out: SplitPiece[] = [];
     for (;;) {
-      const tags = this.inThink ? CLOSE : OPEN;
       const lower = this.buffer.toLowerCase();
-      let at = -1;
-      let tagLen = 0;
-      for (const t of tags) {
-        const i = lower.indexOf(t);
-        if (i >= 0 && (at < 0 || i < at)) {
-          at = i;
-          tagLen = t.length;
-        }
-      }
-      if (at >= 0) {
-        this.emit(out, this.buffer.slice(0, at));
-        this.buffer = this.buffer.slice(at + tagLen);
-        this.inThink = !this.inThink;
+      const hit = this.closeTag ? firstOf(lower, [this.closeTag]) : this.firstAnswerTag(lower);
+      if (hit) {
+        this.emit(out, this.buffer.slice(0, hit.at));
+        this.buffer = this.buffer.slice(hit.at + hit.tag.length);
+        if (this.closeTag) this.closeTag = null;
+        else if (OPEN.includes(hit.tag)) this.closeTag = PAIRS.find((p) => p[0] === hit.tag)?.[1] ?? null;
+        // else: an orphan closing tag, dropped.
         continue;
       }
-      // No complete tag: keep back a suffix that could still become one.
+      const tags = this.closeTag ? [this.closeTag] : ANY;
       const keep = final ? 0 : partialTagSuffix(lower, tags);
       this.emit(out, this.buffer.slice(0, this.buffer.length - keep));
       this.buffer = this.buffer.slice(this.buffer.length - keep);
@@ -53,13 +62,60 @@ export class ThinkSplitter {
     }
   }
 
+  /** The first opening tag, or closing tag (an orphan), outside Markdown code. */
+  private firstAnswerTag(lower: string): { at: number; tag: string } | null {
+    for (let from = 0; ; ) {
+      const hit = firstOf(lower, ANY, from);
+      if (!hit || !inCode(this.code, this.buffer.slice(0, hit.at))) return hit;
+      from = hit.at + 1;
+    }
+  }
+
   private emit(out: SplitPiece[], text: string): void {
     if (!text) return;
-    const kind = this.inThink ? "thinking" : "text";
+    const kind = this.closeTag ? "thinking" : "text";
+    if (kind === "text") this.code = advanceCode(this.code, text);
     const last = out[out.length - 1];
     if (last && last.kind === kind) last.text += text;
     else out.push({ kind, text });
   }
+}
+
+interface CodeState {
+  fence: boolean;
+  /** Backticks on the current line (odd: inside an inline code span). */
+  lineTicks: number;
+  /** The current line's first characters, enough to recognise a fence. */
+  lineHead: string;
+}
+
+function advanceCode(s: CodeState, text: string): CodeState {
+  let { fence, lineTicks, lineHead } = s;
+  for (const ch of text) {
+    if (ch === "\n") {
+      if (/^\s*(```|~~~)/.test(lineHead)) fence = !fence;
+      lineTicks = 0;
+      lineHead = "";
+      continue;
+    }
+    if (ch === "`") lineTicks++;
+    if (lineHead.length < 16) lineHead += ch;
+  }
+  return { fence, lineTicks, lineHead };
+}
+
+function inCode(s: CodeState, before: string): boolean {
+  const after = advanceCode(s, before);
+  return after.fence || after.lineTicks % 2 === 1 || /^\s*(```|~~~)/.test(after.lineHead);
+}
+
+function firstOf(lower: string, tags: string[], from = 0): { at: number; tag: string } | null {
+  let best: { at: number; tag: string } | null = null;
+  for (const tag of tags) {
+    const at = lower.indexOf(tag, from);
+    if (at >= 0 && (!best || at < best.at)) best = { at, tag };
+  }
+  return best;
 }
 
 function partialTagSuffix(lower: string, tags: string[]): number {

@@ -98,10 +98,10 @@ describe("OLLAMA provider", () => {
     expect(events[0]).toMatchObject({ type: "error", error: { kind: "model_not_found", retryable: false } });
   });
 
-  test("server down → network error after retries, with retry events", async () => {
-    const events = await collect(createProvider("OLLAMA", env("http://127.0.0.1:9", { MAX_RETRIES: "2" })).stream(req()));
-    expect(events.filter((e) => e.type === "retry").length).toBe(1);
-    expect(events[events.length - 1]).toMatchObject({ type: "error", error: { kind: "network" } });
+  test("server down on this machine → one try, no retry events; the error names the host and is not retryable", async () => {
+    const events = await collect(createProvider("OLLAMA", env("http://127.0.0.1:9", { MAX_RETRIES: "5" })).stream(req()));
+    expect(events.filter((e) => e.type === "retry")).toEqual([]);
+    expect(events[events.length - 1]).toMatchObject({ type: "error", error: { kind: "network", retryable: false, message: "connection refused (http://127.0.0.1:9)" } });
   });
 
   test("429 with Retry-After waits the server's delay, not the backoff (the client package drops the headers)", async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import "../../src/llm/providers/index.ts";
 import { createProvider } from "../../src/llm/registry.ts";
 import type { Message } from "../../src/protocol/message.ts";
+import type { LlmEvent } from "../../src/protocol/llm.ts";
 import { startFakeSse, type FakeSseServer } from "../support/fake-sse-servers.ts";
 import { FAST, collect, last, ofType, readFileTool, request, text, thinking } from "./helpers.ts";
 
@@ -176,11 +177,38 @@ describe("OPENAI faults", () => {
     expect(last(evs)).toMatchObject({ type: "error", error: { kind: "aborted" } });
   });
 
-  test("an unreachable server is a network error after retries", async () => {
-    const p = createProvider("OPENAI", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:1/v1", ...FAST, MAX_RETRIES: "2" });
+  test("connection refused on this machine: one try, no retry events, the error names the URL and is not retryable", async () => {
+    for (const base of ["http://127.0.0.1:1/v1", "http://localhost:1/v1", "http://[::1]:1/v1"]) {
+      const p = createProvider("OPENAI", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: base, ...FAST, MAX_RETRIES: "5" });
+      const evs = await collect(p.stream(request()));
+      expect(ofType(evs, "retry")).toEqual([]);
+      expect(last(evs)).toMatchObject({ type: "error", error: { kind: "network", retryable: false, fallbackable: true } });
+      const e = last(evs) as Extract<LlmEvent, { type: "error" }>;
+      expect(e.error.message).toContain(new URL(base).host);
+      expect(e.error.message).toStartWith("connection refused");
+    }
+  });
+
+  test("a remote server keeps its retry policy, and every network error names the host", async () => {
+    // The transport as Bun reports a refused connection (code + URL in `path`), for a host that is not local.
+    let calls = 0;
+    const refusing = (async (url: string | URL | Request) => {
+      calls++;
+      throw Object.assign(new TypeError("ECONNREFUSED: Unable to connect. Is the computer able to access the url?"), { code: "ECONNREFUSED", path: String(url) });
+    }) as unknown as typeof fetch;
+    const p = createProvider("OPENAI", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://llm.example.test/v1", ...FAST, MAX_RETRIES: "3" }, refusing);
     const evs = await collect(p.stream(request()));
-    expect(ofType(evs, "retry").length).toBe(1);
-    expect(last(evs)).toMatchObject({ type: "error", error: { kind: "network" } });
+    expect(calls).toBe(3);
+    expect(ofType(evs, "retry").length).toBe(2);
+    for (const r of ofType(evs, "retry")) expect(r.error.message).toContain("https://llm.example.test");
+    expect(last(evs)).toMatchObject({ type: "error", error: { kind: "network", retryable: true } });
+    // A reset (not a refusal) on a remote host: the message names the host too.
+    const resetting = (async () => {
+      throw Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+    }) as unknown as typeof fetch;
+    const q = createProvider("OPENAI", { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://llm.example.test/v1", ...FAST, MAX_RETRIES: "1" }, resetting);
+    const reset = last(await collect(q.stream(request()))) as Extract<LlmEvent, { type: "error" }>;
+    expect(reset.error.message).toBe("socket hang up (https://llm.example.test)");
   });
 
   test("listModels reads /models", async () => {

@@ -74,7 +74,7 @@ export class AnthropicProvider implements LlmProvider {
   constructor(private readonly ctx: ProviderContext) {}
 
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
-    return retryingStream((s) => this.attempt(request, s), { provider: this.id, env: this.ctx.env, idleSeconds: 120, signal });
+    return retryingStream((s) => this.attempt(request, s), { provider: this.id, endpoint: this.ctx.baseUrl, env: this.ctx.env, idleSeconds: 120, signal });
   }
 
   private headers(): Record<string, string> {

@@ -11,7 +11,6 @@ import { classifyThrown, parseRetryAfter } from "../errors.ts";
 import { LlmProviderError, type LlmProvider, type ProviderContext } from "../provider.ts";
 import { registerProvider } from "../registry.ts";
 import { retryingStream } from "./wire-common.ts";
-import { ThinkSplitter } from "../think-splitter.ts";
 import { wireMessages } from "../anchor.ts";
 
 export const OLLAMA_DEFAULT_HOST = "http://127.0.0.1:11434";
@@ -84,7 +83,7 @@ export class OllamaProvider implements LlmProvider {
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
-    return retryingStream((s) => this.attempt(request, s), { provider: this.id, env: this.ctx.env, idleSeconds: 300, signal });
+    return retryingStream((s) => this.attempt(request, s), { provider: this.id, endpoint: this.ctx.baseUrl, env: this.ctx.env, idleSeconds: 300, signal });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
@@ -172,7 +171,6 @@ export class OllamaProvider implements LlmProvider {
     }
     const onAbort = () => stream.abort();
     signal.addEventListener("abort", onAbort, { once: true });
-    const splitter = new ThinkSplitter();
     let toolIndex = 0;
     let stop: StopReason = "stop";
     try {
@@ -181,11 +179,8 @@ export class OllamaProvider implements LlmProvider {
         if (!chunk.success) continue; // a malformed line is skipped, like the Ollama CLI does
         const c = chunk.data;
         if (c.message?.thinking) yield { type: "thinking_delta", text: c.message.thinking };
-        if (c.message?.content) {
-          for (const piece of splitter.push(c.message.content)) {
-            yield piece.kind === "text" ? { type: "text_delta", text: piece.text } : { type: "thinking_delta", text: piece.text };
-          }
-        }
+        // Inline <think> tags in the content are split off for every provider (wire-common.ts).
+        if (c.message?.content) yield { type: "text_delta", text: c.message.content };
         for (const tc of c.message?.tool_calls ?? []) {
           const index = toolIndex++;
           const id = `call_${index}`;
@@ -195,9 +190,6 @@ export class OllamaProvider implements LlmProvider {
           yield { type: "toolcall_end", index, id, name: tc.function.name, arguments: args };
         }
         if (c.done) {
-          for (const piece of splitter.end()) {
-            yield piece.kind === "text" ? { type: "text_delta", text: piece.text } : { type: "thinking_delta", text: piece.text };
-          }
           stop = toolIndex > 0 ? "tool_calls" : c.done_reason === "length" ? "length" : "stop";
           yield {
             type: "usage",

@@ -79,7 +79,7 @@ export class OpenAiChatProvider implements LlmProvider {
   }
 
   stream(request: LlmRequest, signal?: AbortSignal): AsyncIterable<LlmEvent> {
-    return retryingStream((s) => this.attempt(request, s), { provider: this.id, env: this.cfg.env, idleSeconds: 120, signal });
+    return retryingStream((s) => this.attempt(request, s), { provider: this.id, endpoint: this.cfg.baseUrl, env: this.cfg.env, idleSeconds: 120, signal });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

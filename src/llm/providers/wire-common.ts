@@ -1,20 +1,53 @@
 /** Small helpers shared by the providers. */
 import type { LlmError, LlmEvent } from "../../protocol/llm.ts";
 import type { ToolMessage } from "../../protocol/message.ts";
-import { classifyHttpError, makeError } from "../errors.ts";
+import { classifyHttpError, isConnectionRefused, makeError } from "../errors.ts";
+import { endpointOrigin, isLocalEndpoint } from "../local-endpoint.ts";
+import { ThinkSplitter, type SplitPiece } from "../think-splitter.ts";
 import { retryPolicyFromEnv, withRetry } from "../retry.ts";
 import { guardStream, idleTimeoutMs } from "../stream-guard.ts";
 
 /**
  * A provider's `stream()`: every attempt guarded (never throws; idle timeout CHATCLI_STREAM_IDLE_TIMEOUT_SECONDS,
- * else `idleSeconds`) and retried per MAX_RETRIES / INITIAL_BACKOFF.
+ * else `idleSeconds`), its inline `<think>` text split off as thinking (every provider, think-splitter.ts), its
+ * network errors naming `endpoint`, and retried per MAX_RETRIES / INITIAL_BACKOFF, except a connection refused
+ * by a server on this machine (not running: retrying cannot help; the error says where).
  */
 export function retryingStream(
   attempt: (signal: AbortSignal) => AsyncIterable<LlmEvent>,
-  o: { provider: string; env: Record<string, string | undefined>; idleSeconds: number; signal: AbortSignal | undefined },
+  o: { provider: string; endpoint: string; env: Record<string, string | undefined>; idleSeconds: number; signal: AbortSignal | undefined },
 ): AsyncIterable<LlmEvent> {
   const idleMs = idleTimeoutMs(o.env, o.idleSeconds);
-  return withRetry(() => guardStream(attempt, { provider: o.provider, signal: o.signal, idleMs }), retryPolicyFromEnv(o.env), o.signal);
+  const once = () => splitInlineThinking(guardStream(attempt, { provider: o.provider, signal: o.signal, idleMs }), o.endpoint);
+  return withRetry(once, retryPolicyFromEnv(o.env), o.signal);
+}
+
+/**
+ * One attempt's events with inline thinking tags split off (flushed before the final done/error) and its
+ * network errors made to name the endpoint.
+ */
+export async function* splitInlineThinking(events: AsyncIterable<LlmEvent>, endpoint: string): AsyncGenerator<LlmEvent> {
+  const splitter = new ThinkSplitter();
+  const pieces = function* (ps: SplitPiece[]): Generator<LlmEvent> {
+    for (const p of ps) yield p.kind === "text" ? { type: "text_delta", text: p.text } : { type: "thinking_delta", text: p.text };
+  };
+  for await (const ev of events) {
+    if (ev.type === "text_delta") {
+      yield* pieces(splitter.push(ev.text));
+      continue;
+    }
+    if (ev.type === "done" || ev.type === "error") yield* pieces(splitter.end());
+    yield ev.type === "error" ? { type: "error", error: atEndpoint(ev.error, endpoint) } : ev;
+  }
+  yield* pieces(splitter.end());
+}
+
+/** A transport error names where it went; a connection refused on this machine is not retried. */
+function atEndpoint(e: LlmError, endpoint: string): LlmError {
+  if (e.kind !== "network" && e.kind !== "timeout") return e;
+  const origin = endpointOrigin(endpoint);
+  const named = e.message.includes(origin) ? e : { ...e, message: `${e.message} (${origin})` };
+  return isConnectionRefused(named) && isLocalEndpoint(endpoint) ? { ...named, retryable: false } : named;
 }
 
 /** POSTs a JSON body and parses the event-stream answer; a non-2xx answer (or none) is one classified error event. */
