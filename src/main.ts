@@ -224,21 +224,23 @@ async function runInteractive(
   usage: import("./llm/usage.ts").UsageTracker,
   extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime } = { replay: [] },
 ): Promise<number> {
+  // Provider errors read the same in every mode: where it looked and what to do (describe-error.ts).
+  const describe = (e: import("./protocol/llm.ts").LlmError): string => {
+    const binding = session.model;
+    const def = getProviderDefinition(binding.providerId);
+    return describeLlmError(e, { provider: binding.providerId, model: binding.model, baseUrl: def ? resolveBaseUrl(def, cfg.env) : resolved.baseUrl });
+  };
   if (cmd.noTui || !process.stdout.isTTY) {
     void extras.sandbox?.ready().then((s) => {
       if (s.state === "unavailable") process.stderr.write(`chatcli: ${sandboxNotice(s, extras.sandbox!.network).text}\n`);
     });
     const { runPlain } = await import("./ui/tui/plain-output.ts");
     session.start();
-    return runPlain(session, process.stdin, process.stdout);
+    return runPlain(describingErrors(session, describe), process.stdin, process.stdout);
   }
   const { runTui, displayModeFromEnv } = await import("./ui/tui/run-tui.ts");
   return runTui({
-    session: describingErrors(extras.replay.length ? withReplay(session, extras.replay) : session, (e) => {
-      const binding = session.model;
-      const def = getProviderDefinition(binding.providerId);
-      return describeLlmError(e, { provider: binding.providerId, model: binding.model, baseUrl: def ? resolveBaseUrl(def, cfg.env) : resolved.baseUrl });
-    }),
+    session: describingErrors(extras.replay.length ? withReplay(session, extras.replay) : session, describe),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
     ...(extras.slash ? { extraCommands: extras.slash.commands.filter((c) => c.name !== "session") } : {}),

@@ -3,6 +3,7 @@
  * 3 s doubling to 30 s, at most 5 tries, honouring Retry-After. The wait is cut short by abort.
  * A stream is retried only while it has produced no output; once text or tool calls were emitted,
  * the failure is final for this attempt (replaying would duplicate output).
+ * What is retryable is the error's own flag: a connection refused on this machine is not (wire-common.ts).
  */
 import type { LlmError, LlmEvent } from "../protocol/llm.ts";
 import { makeError } from "./errors.ts";

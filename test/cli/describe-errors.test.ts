@@ -17,3 +17,24 @@ test("the TUI gets the actionable explanation of a provider error, other events 
   expect(seen[1]).toEqual({ type: "error", message: "internal error: x" });
   expect(seen[2]).toEqual({ type: "notice", level: "info", text: "hi" });
 });
+
+test("a local OpenAI-compatible server that refused: where it looked, how to start it, which variable to set (en and pt-BR)", async () => {
+  await import("../../src/llm/providers/index.ts");
+  const { setLang } = await import("../../src/i18n/i18n.ts");
+  const refused = { kind: "network" as const, message: "connection refused (http://127.0.0.1:1234)", retryable: false, fallbackable: true };
+  const ctx = { provider: "OPENAI", model: "qwen3-8b", baseUrl: "http://127.0.0.1:1234/v1" };
+  try {
+    const en = describeLlmError(refused, ctx);
+    expect(en).toContain("Cannot reach OPENAI at http://127.0.0.1:1234/v1");
+    expect(en).toContain("llama-server");
+    expect(en).toContain("OPENAI_BASE_URL");
+    setLang("pt-BR");
+    expect(describeLlmError(refused, ctx)).toContain("Não foi possível conectar a OPENAI em http://127.0.0.1:1234/v1");
+  } finally {
+    setLang("en");
+  }
+  // A remote host that refused keeps the plain provider error, which names the host.
+  const remote = describeLlmError({ ...refused, message: "connection refused (https://api.example.test)", retryable: true }, { ...ctx, baseUrl: "https://api.example.test/v1" });
+  expect(remote).toContain("https://api.example.test");
+  expect(remote).not.toContain("llama-server");
+});

@@ -97,6 +97,19 @@ describe("a local provider lost mid-session (compiled binary)", () => {
     expect(lost.stderr).toContain("ollama serve");
   }, 30_000);
 
+  test("plain mode (--no-tui): the same message, no retry lines", async () => {
+    const fake = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }], defaultReply: { text: "never" } });
+    fake.enqueue({ toolCalls: [{ name: "exec", arguments: { command: "sleep 3" } }], chunks: [] });
+    const dir = project("lost-plain");
+    const run = runAt(b, dir, ["--no-tui", "-m", "qwen3:8b", "--permission-mode", "bypass"], { OLLAMA_HOST: fake.url }, "wait a bit\n");
+    for (let i = 0; i < 200 && fake.chatRequests().length < 1; i++) await Bun.sleep(25);
+    fake.stop();
+    const r = await run;
+    expect(r.stdout).toContain(`Cannot reach Ollama at ${fake.url}`);
+    expect(r.stdout).not.toMatch(/retry \d/i);
+    expect(r.stdout).not.toContain("Unable to connect");
+  }, 30_000);
+
   test.skipIf(!hasTmux())("TUI: Ollama stopped mid-session; the next prompt fails at once with the good message and comes back to the prompt box", async () => {
     const fake = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }], defaultReply: { text: "first answer" } });
     const dir = project("lost-tui");
