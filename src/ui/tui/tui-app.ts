@@ -171,6 +171,7 @@ export class TuiApp {
     if (this.spinnerTimer !== null) this.renderer.clock.clearInterval(this.spinnerTimer);
     this.renderer.keyInput.off("keypress", this.onKey);
     this.renderer.off("selection", this.onSelection);
+    this.committer?.dispose();
   }
 
   quit(code = 0): void {
