@@ -101,6 +101,7 @@ export class TuiApp {
 
     renderer.keyInput.on("keypress", this.onKey);
     renderer.on("selection", this.onSelection);
+    renderer.on("resize", this.onResize);
     this.prompt.focus();
     // Text-protocol tool-call markup never reaches the transcript (the history keeps it).
     const display = new DisplayFilter();
@@ -171,6 +172,7 @@ export class TuiApp {
     if (this.spinnerTimer !== null) this.renderer.clock.clearInterval(this.spinnerTimer);
     this.renderer.keyInput.off("keypress", this.onKey);
     this.renderer.off("selection", this.onSelection);
+    this.renderer.off("resize", this.onResize);
     this.committer?.dispose();
   }
 
@@ -259,8 +261,15 @@ export class TuiApp {
     let hint = this.input.hint;
     const search = this.input.search;
     if (search) hint = t("tui.search", { query: search.query, match: search.match.split("\n")[0] ?? "" });
-    this.statusLine.content = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint);
+    this.statusLine.content = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint, this.statusWidth());
   }
+
+  /** Cells the status line may use (it has one column of left padding). */
+  private statusWidth(): number {
+    return Math.max(1, this.renderer.width - 1);
+  }
+
+  private onResize = (): void => this.syncNow();
 
   private syncCompletion(): void {
     const c = this.input.completion;

@@ -1,6 +1,6 @@
 // Status line figures: cost only once a priced call happened, the first request's size before any turn, one
 // token format shared with /stats, the provider actually serving during a fallback; notices in event order.
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { initialViewState, reduce, type ViewInput, type ViewState } from "../../../src/ui/tui/view-model.ts";
 import { formatTokens, statusText } from "../../../src/ui/tui/status-line.ts";
 import { statsText } from "../../../src/cli/interactive-commands.ts";
@@ -93,4 +93,48 @@ test("the probe's late answer sets (or clears) the sandbox segment", () => {
   const unavailable = run([{ type: "ui.set_sandbox", label: "no sandbox" }]);
   expect(line(unavailable)).toContain(" · default · no sandbox");
   expect(line(run([{ type: "ui.set_sandbox", label: undefined }], unavailable))).not.toContain("sandbox");
+});
+
+describe("narrow windows: the spinner and the permission mode stay, the git branch goes first", () => {
+  const busy = (): ViewState => {
+    const s = initialViewState({ provider: "OLLAMA", model: "qwen3-coder:30b", permissionMode: "accept-edits", displayMode: "full", gitBranch: "feature/very-long-branch-name", sandbox: "sandbox off", contextTokens: 1700, contextWindow: 32_768 });
+    return run([{ type: "turn.started", turnId: "t", input: "q" }], s);
+  };
+  const at = (width: number, hint?: string) => statusText(busy(), 4000, 3, hint, width);
+
+  test("unlimited: every part, branch last", () => {
+    expect(at(Infinity)).toBe("OLLAMA · qwen3-coder:30b · 1.7k/32.8k (5%) · ⠸ 3s · esc to interrupt · accept-edits · sandbox off · ⎇ feature/very-long-branch-name");
+  });
+
+  for (const width of [40, 60, 80]) {
+    test(`${width} columns: fits, keeps the spinner and the mode`, () => {
+      const l = at(width);
+      expect(Bun.stringWidth(l)).toBeLessThanOrEqual(width);
+      expect(l).toContain("⠸ 3s");
+      expect(l).toContain("accept-edits");
+    });
+  }
+
+  test("what goes, in order: the branch, the provider, the interrupt hint, the context figures (short first), the sandbox, the model", () => {
+    expect(at(100)).toBe("OLLAMA · qwen3-coder:30b · 1.7k/32.8k (5%) · ⠸ 3s · esc to interrupt · accept-edits · sandbox off");
+    expect(at(80)).toBe("qwen3-coder:30b · 1.7k/32.8k (5%) · ⠸ 3s · accept-edits · sandbox off");
+    expect(at(60)).toBe("qwen3-coder:30b · 5% · ⠸ 3s · accept-edits · sandbox off");
+    expect(at(40)).toBe("qwen3-coder:30b · ⠸ 3s · accept-edits");
+    expect(at(20)).toBe("⠸ 3s · accept-edits");
+  });
+
+  test("a hint is shortened before the spinner or the mode go", () => {
+    const l = at(40, "Ctrl+C again to exit (or type /exit)");
+    expect(Bun.stringWidth(l)).toBeLessThanOrEqual(40);
+    expect(l.startsWith("Ctrl+C")).toBe(true);
+    expect(l.endsWith("⠸ 3s · accept-edits")).toBe(true);
+  });
+
+  test("idle at 40 columns: the mode stays and the queue count too", () => {
+    const idle = run([{ type: "queue.updated", items: ["next"] }], initialViewState({ provider: "OLLAMA", model: "qwen3:8b", permissionMode: "plan", displayMode: "full", gitBranch: "main" }));
+    const l = statusText(idle, 0, 0, undefined, 40);
+    expect(Bun.stringWidth(l)).toBeLessThanOrEqual(40);
+    expect(l).toContain("plan");
+    expect(l).not.toContain("⎇");
+  });
 });
