@@ -236,7 +236,8 @@ async function runInteractive(
     });
     const { runPlain } = await import("./ui/tui/plain-output.ts");
     session.start();
-    return runPlain(describingErrors(session, describe), process.stdin, process.stdout);
+    // Input markers only for a person at a terminal: not into a pipe or a file, not for a piped script.
+    return runPlain(describingErrors(session, describe), process.stdin, process.stdout, { interactive: process.stdin.isTTY === true && process.stdout.isTTY === true });
   }
   const { runTui, displayModeFromEnv } = await import("./ui/tui/run-tui.ts");
   return runTui({

@@ -2,6 +2,9 @@
  * The non-TTY / --no-tui consumer: plain streaming text, no escape codes. Each input line is a prompt
  * (`/exit` quits); approval requests are answered from the next input line (y, a, n, N; anything else denies).
  * Resolves when input ends and no turn is running, or on session.ended.
+ * Interactive (stdin is a terminal, or `interactive` says so): a `> ` marker whenever it waits for a prompt, and
+ * `allow [y/a/n/N]> ` when it waits for an approval answer. Piped input gets no markers (the output stays the
+ * answers), but the approval question always says what to type.
  */
 import { createInterface } from "node:readline";
 import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
@@ -13,7 +16,16 @@ export interface PlainOutput {
   write(s: string): unknown;
 }
 
-export async function runPlain(session: SessionLike, input: NodeJS.ReadableStream, output: PlainOutput): Promise<number> {
+/** Shown when the plain UI waits for a prompt line (a symbol, not text: the same in every language). */
+export const PLAIN_PROMPT_MARKER = "> ";
+
+export interface PlainOptions {
+  /** Show input markers; default: the input is a terminal. */
+  interactive?: boolean;
+}
+
+export async function runPlain(session: SessionLike, input: NodeJS.ReadableStream, output: PlainOutput, opts: PlainOptions = {}): Promise<number> {
+  const interactive = opts.interactive ?? (input as { isTTY?: boolean }).isTTY === true;
   let running = false;
   let inputEnded = false;
   let pendingApproval: string | null = null;
@@ -31,6 +43,17 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
     atLineStart = s.endsWith("\n");
   };
   const line = (s: string) => write((atLineStart ? "" : "\n") + s + "\n");
+  // A marker is on screen and the cursor waits after it; the Enter that ends the typed line moves it down.
+  let markerShown = false;
+  const marker = (text: string) => {
+    if (!interactive || inputEnded) return;
+    write((atLineStart ? "" : "\n") + text);
+    markerShown = true;
+  };
+  /** The prompt marker, when nothing else is pending: no turn, no approval, nothing read ahead or queued. */
+  const promptIfIdle = () => {
+    if (!running && !pendingApproval && queued === 0 && waiting.length === 0) marker(PLAIN_PROMPT_MARKER);
+  };
   const maybeDone = () => {
     if (inputEnded && !running && !pendingApproval && queued === 0 && waiting.length === 0) resolveDone(0);
   };
@@ -63,6 +86,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
       case "approval.requested":
         pendingApproval = e.requestId;
         line(`? ${e.tool}: ${e.action}${e.diff ? "\n" + e.diff : ""}\n${t("plain.allow")}`);
+        marker(t("plain.allowPrompt"));
         break;
       case "notice":
         line(`${e.level === "info" ? "·" : "!"} ${e.text}`);
@@ -78,7 +102,10 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         if (!atLineStart) write("\n");
         // After the session has finished this run (its loop ends on a later tick), not from inside its emit.
         if (waiting.length && queued === 0) setTimeout(submitNext, 0);
-        else maybeDone();
+        else {
+          maybeDone();
+          promptIfIdle();
+        }
         break;
       case "session.ended":
         resolveDone(0);
@@ -90,6 +117,10 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
 
   const rl = createInterface({ input, terminal: false });
   rl.on("line", (text) => {
+    if (markerShown) {
+      markerShown = false;
+      atLineStart = true;
+    }
     if (pendingApproval) {
       const id = pendingApproval;
       pendingApproval = null;
@@ -97,7 +128,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
       maybeDone();
       return;
     }
-    if (!text.trim()) return;
+    if (!text.trim()) return promptIfIdle();
     if (running || waiting.length) waiting.push(text);
     else prompt(text);
   });
@@ -117,8 +148,11 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   }
   rl.on("close", () => {
     inputEnded = true;
+    if (markerShown) write("\n"); // Ctrl+D at a marker: the shell prompt starts on a line of its own
+    markerShown = false;
     maybeDone();
   });
+  marker(PLAIN_PROMPT_MARKER);
 
   const code = await done;
   unsubscribe();

@@ -65,3 +65,51 @@ test("runPlain: a piped script longer than the session's queue is submitted one 
   expect(await done).toBe(0);
   expect(session.opsOf("user_input")).toHaveLength(15);
 });
+
+test("runPlain at a terminal: a `> ` marker whenever it waits for a prompt, an approval marker that says what to type", async () => {
+  const session = new FakeSession();
+  const input = new PassThrough();
+  let out = "";
+  const done = runPlain(session, input, { write: (s: string) => (out += s) }, { interactive: true });
+  expect(out).toBe("> ");
+  input.write("\n"); // an empty line: asked again
+  await Bun.sleep(5);
+  expect(out).toBe("> > ");
+  out = "";
+  input.write("hello\n");
+  await Bun.sleep(5);
+  session.emit({ type: "turn.started", turnId: "t", input: "hello" });
+  streamAnswer(session, "m", "Let me look.");
+  session.emit({ type: "approval.requested", requestId: "r", tool: "exec", action: "ls", reason: "" });
+  expect(out).toBe("Let me look.\n? exec: ls\n  type y (allow once), a (always), n (deny) or N (never), then Enter; anything else denies\nallow [y/a/n/N]> ");
+  out = "";
+  input.write("y\n");
+  await Bun.sleep(5);
+  expect(session.opsOf("approval")).toEqual([{ type: "approval", requestId: "r", decision: "once" }]);
+  session.emit({ type: "tool_use_summary", batchId: "b", label: "Listed files", callIds: ["1"] });
+  streamAnswer(session, "m2", "Done.");
+  expect(out).toBe("● Listed files\nDone."); // the typed answer's Enter ended the marker line: no blank line
+  session.emit(turnCompleted("t"));
+  expect(out).toBe("● Listed files\nDone.\n> ");
+  input.end();
+  expect(await done).toBe(0);
+  expect(out.endsWith("> \n")).toBe(true);
+});
+
+test("runPlain on piped input: no markers, the approval question still says what to type", async () => {
+  const session = new FakeSession();
+  const input = new PassThrough();
+  let out = "";
+  const done = runPlain(session, input, { write: (s: string) => (out += s) }, { interactive: false });
+  input.write("hello\n");
+  await Bun.sleep(5);
+  session.emit({ type: "turn.started", turnId: "t", input: "hello" });
+  session.emit({ type: "approval.requested", requestId: "r", tool: "exec", action: "ls", reason: "" });
+  input.write("n\n");
+  await Bun.sleep(5);
+  streamAnswer(session, "m", "ok\n");
+  session.emit(turnCompleted("t"));
+  input.end();
+  expect(await done).toBe(0);
+  expect(out).toBe("? exec: ls\n  type y (allow once), a (always), n (deny) or N (never), then Enter; anything else denies\nok\n");
+});
