@@ -42,6 +42,7 @@ export const en = {
   "tui.helpKeys3": "Shift+Tab permission mode · Ctrl+T thinking · Ctrl+X drop last queued · PgUp/PgDn scroll",
   "tui.stats": "Tokens: {input} in, {output} out · context {context}/{window} · cost {cost}",
   "tui.promptRestored": "The request failed before any answer; your prompt is back in the input box.",
+  "tui.replayTrimmed": "{count} earlier item(s) not redrawn after the resize",
   "tui.fatal": "chatcli: {message}\nDetails in {log}",
   "status.ctx": "{tokens} ctx",
   "status.escToInterrupt": "esc to interrupt",

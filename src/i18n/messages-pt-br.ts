@@ -43,6 +43,7 @@ export const ptBR: Record<MessageKey, string> = {
   "tui.helpKeys3": "Shift+Tab modo de permissão · Ctrl+T raciocínio · Ctrl+X tira a última da fila · PgUp/PgDn rola",
   "tui.stats": "Tokens: {input} de entrada, {output} de saída · contexto {context}/{window} · custo {cost}",
   "tui.promptRestored": "A solicitação falhou antes de qualquer resposta; seu prompt voltou para a caixa de entrada.",
+  "tui.replayTrimmed": "{count} item(ns) anterior(es) não redesenhado(s) após o redimensionamento",
   "tui.fatal": "chatcli: {message}\nDetalhes em {log}",
   "status.ctx": "{tokens} de contexto",
   "status.escToInterrupt": "esc para interromper",

@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import type { TestRendererSetup } from "@opentui/core/testing";
 import type { TuiApp } from "../../../src/ui/tui/tui-app.ts";
-import { RESIZE_SETTLE_MS } from "../../../src/ui/tui/scrollback-committer.ts";
+import { REPLAY_MAX_ROWS, RESIZE_SETTLE_MS } from "../../../src/ui/tui/scrollback-committer.ts";
 import { FakeSession, streamAnswer, turnCompleted } from "./fake-session.ts";
 import { useTuiHarness } from "./tui-harness.ts";
 
@@ -66,4 +66,20 @@ test("no size change, no replay", async () => {
   await committed(100);
   setup.resize(100, 24);
   expect(texts(await committed(RESIZE_SETTLE_MS * 3))).toEqual([]);
+});
+
+test("a long transcript: the replay writes the newest items that fit REPLAY_MAX_ROWS and says how many it left out", async () => {
+  await start();
+  const rowsPer = 300;
+  const count = Math.ceil((REPLAY_MAX_ROWS * 2) / rowsPer);
+  for (let i = 1; i <= count; i++) await answer(`${i}`, Array.from({ length: rowsPer }, (_, j) => `a${i} row ${j}`).join("\n"));
+  await committed(100);
+  setup.resize(90, 24);
+  const replayed = texts(await committed(RESIZE_SETTLE_MS * 5));
+  expect(replayed[0]).toMatch(/^· \d+ earlier item\(s\) not redrawn after the resize$/);
+  const rows = replayed.join("\n").split("\n").length;
+  expect(rows).toBeLessThanOrEqual(REPLAY_MAX_ROWS + 2 * rowsPer);
+  expect(rows).toBeGreaterThanOrEqual(REPLAY_MAX_ROWS - rowsPer);
+  expect(replayed.some((t) => t.includes(`a${count} row ${rowsPer - 1}`))).toBe(true);
+  expect(replayed.some((t) => t.includes("a1 row 0"))).toBe(false);
 });
