@@ -116,7 +116,7 @@ async function streamPhase() {
     for (; sent < due; sent++) {
       const piece = text.slice(sent * size, Math.min(text.length, (sent + 1) * size));
       acc += piece;
-      session.emit({ type: "message.delta", messageId: "m", text: piece, partial: acc });
+      session.emit({ type: "message.delta", messageId: "m", text: piece });
     }
     if (elapsed >= nextProbe) {
       nextProbe += 250;
@@ -166,7 +166,7 @@ async function appendPhase() {
     const t = `message ${i}: some transcript text that wraps a little, with **bold** and \`code\` in it`;
     chars += t.length;
     if (k === 0) session.emit({ type: "turn.started", turnId: `t${i}`, input: t });
-    else if (k === 1) session.emit({ type: "message.delta", messageId: `m${i}`, text: t, partial: t + "\n\n" + t });
+    else if (k === 1) session.emit({ type: "message.delta", messageId: `m${i}`, text: t });
     else if (k === 2) session.emit({ type: "notice", level: "info", text: t });
     else session.emit({ type: "turn.completed", turnId: `t${i}`, contextTokens: 0, contextWindow: 0, totalUsage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } } as never);
     if (i % 500 === 0) {
@@ -186,11 +186,9 @@ async function appendPhase() {
   }
   const appendMs = (performance.now() - t0) / n;
   session.emit({ type: "turn.started", turnId: "t", input: "x" });
-  let partial = "";
   t0 = performance.now();
   for (let i = 0; i < n; i++) {
-    partial += "word ";
-    session.emit({ type: "message.delta", messageId: "m", text: "word ", partial });
+    session.emit({ type: "message.delta", messageId: "m", text: "word " });
     app.syncNow();
     await setup.renderOnce();
   }

@@ -19,7 +19,9 @@ describe("Session + agent loop", () => {
     h = harness({ replies: [{ text: "Hello there", chunks: 3 }] });
     await h.run("hi");
     expect(h.of("message.delta").map((e) => e.text).join("")).toBe("Hello there");
-    expect(h.of("message.delta").at(-1)!.partial).toBe("Hello there");
+    // Each delta carries its own piece only, never the answer so far (event schema 2).
+    expect(h.of("message.delta").length).toBe(3);
+    for (const d of h.of("message.delta")) expect(Object.keys(d).sort()).toEqual(["messageId", "text", "type"]);
     expect(h.of("turn.completed")).toHaveLength(1);
     expect(h.of("turn.completed")[0]!.stopReason).toBe("stop");
     expect(h.wired.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
