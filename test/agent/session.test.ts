@@ -15,6 +15,14 @@ afterEach(() => {
 const toolMessages = (msgs: readonly Message[]) => msgs.filter((m): m is Extract<Message, { role: "tool" }> => m.role === "tool");
 
 describe("Session + agent loop", () => {
+  test("an answer that ends in a newline, without tool-call markup, is not repeated as displayText", async () => {
+    h = harness({ replies: [{ text: "Line one.\nLine two.\n\n", chunks: 2 }] });
+    await h.run("hi");
+    const done = h.of("message.completed")[0]!;
+    expect(done.message.content).toBe("Line one.\nLine two.\n\n");
+    expect(done.displayText).toBeUndefined();
+  });
+
   test("a plain answer streams deltas and completes one turn", async () => {
     h = harness({ replies: [{ text: "Hello there", chunks: 3 }] });
     await h.run("hi");
@@ -24,6 +32,7 @@ describe("Session + agent loop", () => {
     for (const d of h.of("message.delta")) expect(Object.keys(d).sort()).toEqual(["messageId", "text", "type"]);
     expect(h.of("turn.completed")).toHaveLength(1);
     expect(h.of("turn.completed")[0]!.stopReason).toBe("stop");
+    expect(h.of("message.completed")[0]!.displayText).toBeUndefined();
     expect(h.wired.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     // system prompt + an anchor reminder that the wire folds into the last user message, never persisted
     const req = h.provider.requests[0]!;
