@@ -7,8 +7,8 @@
  * run-tui's frame rates, events delivered through the session subscription (the app's own coalescing), frames
  * drawn by the renderer's own scheduler. Nothing calls syncNow or renderOnce in the streaming phase.
  *
- *  1. stream: a 5,000-line markdown answer in 20,000 chunks at 2,000 chunks/s (the partial grows by `+=`, as in
- *     src/agent/loop.ts): CPU seconds, peak RSS, last chunk → last line on screen, frames drawn, and the
+ *  1. stream: a 5,000-line markdown answer in 20,000 chunks at 2,000 chunks/s (deltas only, as src/agent/loop.ts
+ *     emits them): CPU seconds, peak RSS, last chunk → last line on screen, frames drawn, and the
  *     keypress echo latency while streaming (a key typed every 250 ms; frames until it shows in the prompt).
  *  2. append: a 10,000-message transcript: one more item + frame, one more streamed chunk + frame.
  * Run: bun bench/tui-stream.ts        (one phase only: bun bench/tui-stream.ts --phase stream|append)
