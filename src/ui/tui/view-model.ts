@@ -41,7 +41,7 @@ export type TranscriptItem =
 
 export interface LiveState {
   messageId: string | null;
-  /** Chars of the current message's partial already committed as markdown items. */
+  /** Chars of the current message (the deltas so far) already committed as markdown items. */
   committedChars: number;
   /** The uncommitted tail of the answer being streamed. */
   tail: string;
