@@ -42,7 +42,7 @@ function writeSession(store: SessionStore, id: string, turns: number, projectRoo
     view({ type: "tool.completed", callId: call.id, name: "exec", isError: false, result, durationMs: 5, batchId: `batch_${t}` });
     w.append({ type: "message", message: { role: "tool", toolCallId: call.id, name: "exec", content: result } });
     const text = `Answer ${t}: **bold** and \`code\`.\n\n\`\`\`ts\nconst x${t} = ${t};\n\`\`\`\n\n- item one\n- item two\n`;
-    view({ type: "message.delta", messageId: `msg_${2 * t + 1}`, partial: text, text });
+    view({ type: "message.delta", messageId: `msg_${2 * t + 1}`, text });
     w.append({ type: "message", message: { role: "assistant", content: text } });
     view({ type: "message.completed", messageId: `msg_${2 * t + 1}`, message: { role: "assistant", content: text } });
     view({ type: "turn.completed", turnId, stopReason: "stop", usage, totalUsage: usage, contextTokens: 1692, contextWindow: 32768 });

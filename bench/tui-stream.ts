@@ -7,8 +7,8 @@
  * run-tui's frame rates, events delivered through the session subscription (the app's own coalescing), frames
  * drawn by the renderer's own scheduler. Nothing calls syncNow or renderOnce in the streaming phase.
  *
- *  1. stream: a 5,000-line markdown answer in 20,000 chunks at 2,000 chunks/s (the partial grows by `+=`, as in
- *     src/agent/loop.ts): CPU seconds, peak RSS, last chunk → last line on screen, frames drawn, and the
+ *  1. stream: a 5,000-line markdown answer in 20,000 chunks at 2,000 chunks/s (deltas only, as src/agent/loop.ts
+ *     emits them): CPU seconds, peak RSS, last chunk → last line on screen, frames drawn, and the
  *     keypress echo latency while streaming (a key typed every 250 ms; frames until it shows in the prompt).
  *  2. append: a 10,000-message transcript: one more item + frame, one more streamed chunk + frame.
  * Run: bun bench/tui-stream.ts        (one phase only: bun bench/tui-stream.ts --phase stream|append)
@@ -116,7 +116,7 @@ async function streamPhase() {
     for (; sent < due; sent++) {
       const piece = text.slice(sent * size, Math.min(text.length, (sent + 1) * size));
       acc += piece;
-      session.emit({ type: "message.delta", messageId: "m", text: piece, partial: acc });
+      session.emit({ type: "message.delta", messageId: "m", text: piece });
     }
     if (elapsed >= nextProbe) {
       nextProbe += 250;
@@ -166,7 +166,7 @@ async function appendPhase() {
     const t = `message ${i}: some transcript text that wraps a little, with **bold** and \`code\` in it`;
     chars += t.length;
     if (k === 0) session.emit({ type: "turn.started", turnId: `t${i}`, input: t });
-    else if (k === 1) session.emit({ type: "message.delta", messageId: `m${i}`, text: t, partial: t + "\n\n" + t });
+    else if (k === 1) session.emit({ type: "message.delta", messageId: `m${i}`, text: t });
     else if (k === 2) session.emit({ type: "notice", level: "info", text: t });
     else session.emit({ type: "turn.completed", turnId: `t${i}`, contextTokens: 0, contextWindow: 0, totalUsage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 } } as never);
     if (i % 500 === 0) {
@@ -186,11 +186,9 @@ async function appendPhase() {
   }
   const appendMs = (performance.now() - t0) / n;
   session.emit({ type: "turn.started", turnId: "t", input: "x" });
-  let partial = "";
   t0 = performance.now();
   for (let i = 0; i < n; i++) {
-    partial += "word ";
-    session.emit({ type: "message.delta", messageId: "m", text: "word ", partial });
+    session.emit({ type: "message.delta", messageId: "m", text: "word " });
     app.syncNow();
     await setup.renderOnce();
   }

@@ -125,11 +125,11 @@ async function streamOnce(
     switch (ev.type) {
       case "text_delta":
         text += ev.text;
-        deps.emit({ type: "message.delta", messageId, text: ev.text, partial: text });
+        deps.emit({ type: "message.delta", messageId, text: ev.text });
         return;
       case "thinking_delta":
         thinking += ev.text;
-        deps.emit({ type: "message.delta", messageId, thinking: ev.text, partial: text });
+        deps.emit({ type: "message.delta", messageId, thinking: ev.text });
         return;
       case "toolcall_start":
         calls.set(ev.index, { id: ev.id, name: ev.name, arguments: "" });

@@ -7,7 +7,11 @@
 import { z } from "zod";
 import { messageSchema } from "./message.ts";
 
-export const EVENT_SCHEMA_VERSION = 1;
+/**
+ * 2: `message.delta` carries the delta only (`partial`, the whole answer so far, is gone: it made the output
+ * grow with the square of the answer). A consumer that wants the text so far appends the deltas itself.
+ */
+export const EVENT_SCHEMA_VERSION = 2;
 
 export const permissionModeSchema = z.enum(["default", "accept-edits", "plan", "bypass"]);
 export type PermissionMode = z.infer<typeof permissionModeSchema>;
@@ -89,11 +93,12 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("message.delta"),
     messageId: z.string(),
-    /** The delta itself. */
+    /**
+     * The delta itself, never the text so far: consumers append (see EVENT_SCHEMA_VERSION). A coalesced delta
+     * (a replayed session) is simply one long delta.
+     */
     text: z.string().optional(),
     thinking: z.string().optional(),
-    /** The partial message so far (answer text), so late subscribers can render without history. */
-    partial: z.string(),
   }),
   z.object({
     type: z.literal("message.completed"),

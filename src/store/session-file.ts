@@ -274,12 +274,11 @@ export function parseSession(file: string, text: string): LoadedSession {
 }
 
 /**
- * A recorded view event as the reducer gets it: `history.replaced` with the history of the record before it;
- * a coalesced `message.delta` with its `text` (the whole partial: the recorder leaves it out, older files have it).
+ * A recorded view event as the reducer gets it: `history.replaced` with the history of the record before it.
+ * (Coalesced deltas of older files, which held the text in `partial`, are read by session-records.ts.)
  */
 function viewEventFrom(e: AgentEvent, afterRebuild: Message[]): AgentEvent {
   if (e.type === "history.replaced") return { type: "history.replaced", messages: afterRebuild };
-  if (e.type === "message.delta" && e.text === undefined && e.partial) return { ...e, text: e.partial };
   return e;
 }
 

@@ -57,7 +57,7 @@ export class SessionRecorder {
   private writer: SessionFileWriter;
   private started: boolean;
   private buffered: RecordInput[] = [];
-  private pending: { messageId: string; partial: string; thinking: string } | null = null;
+  private pending: { messageId: string; text: string; thinking: string } | null = null;
   private suspended = 0;
   private failed = false;
   private idValue: string;
@@ -118,8 +118,8 @@ export class SessionRecorder {
     switch (e.type) {
       case "message.delta":
         if (this.pending && this.pending.messageId !== e.messageId) this.flushPending();
-        this.pending ??= { messageId: e.messageId, partial: "", thinking: "" };
-        this.pending.partial = e.partial;
+        this.pending ??= { messageId: e.messageId, text: "", thinking: "" };
+        if (e.text) this.pending.text += e.text;
         if (e.thinking) this.pending.thinking += e.thinking;
         return;
       // Transient state the transcript does not keep.
@@ -257,9 +257,9 @@ export class SessionRecorder {
     const p = this.pending;
     if (!p) return;
     this.pending = null;
-    if (!p.partial && !p.thinking) return;
-    // Written without `text` (it would repeat `partial`): the loader puts it back (session-file.ts).
-    const event: AgentEvent = { type: "message.delta", messageId: p.messageId, partial: p.partial, ...(p.thinking ? { thinking: p.thinking } : {}) };
+    if (!p.text && !p.thinking) return;
+    // One delta per message holding all of its text: linear in the answer, and the reducer draws it the same.
+    const event: AgentEvent = { type: "message.delta", messageId: p.messageId, ...(p.text ? { text: p.text } : {}), ...(p.thinking ? { thinking: p.thinking } : {}) };
     this.write({ type: "view", event });
   }
 

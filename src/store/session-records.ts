@@ -53,6 +53,18 @@ type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 const eventSchemaOf = <T extends AgentEvent["type"]>(t: T) =>
   agentEventSchema.options.find((o) => o.shape.type.value === t) as unknown as z.ZodType<EventOf<T>>;
 
+/**
+ * Files written before event schema 2 stored a message's coalesced delta as `partial` (its whole text; `text`
+ * absent, or in the oldest files the same text again). It becomes the `text` of one delta.
+ */
+function legacyDelta(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null) return raw;
+  const e = raw as Record<string, unknown>;
+  if (e.type !== "message.delta" || typeof e.partial !== "string") return raw;
+  const { partial, ...rest } = e;
+  return partial ? { ...rest, text: partial } : rest;
+}
+
 export const sessionRecordSchema = z.discriminatedUnion("type", [
   metaRecordSchema,
   z.object({ ...base, type: z.literal("message"), id: z.string().min(1).optional(), message: messageSchema }),
@@ -63,7 +75,7 @@ export const sessionRecordSchema = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("tool_use_summary"), batchId: z.string(), label: z.string(), callIds: z.array(z.string()) }),
   z.object({ ...base, type: z.literal("model_switch"), provider: z.string(), model: z.string() }),
   /** `history.replaced` is stored without its messages: they are the history after the `history`/`replace` record just before. */
-  z.object({ ...base, type: z.literal("view"), event: agentEventSchema }),
+  z.object({ ...base, type: z.literal("view"), event: z.preprocess(legacyDelta, agentEventSchema) }),
 ]);
 
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;

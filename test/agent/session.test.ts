@@ -15,13 +15,24 @@ afterEach(() => {
 const toolMessages = (msgs: readonly Message[]) => msgs.filter((m): m is Extract<Message, { role: "tool" }> => m.role === "tool");
 
 describe("Session + agent loop", () => {
+  test("an answer that ends in a newline, without tool-call markup, is not repeated as displayText", async () => {
+    h = harness({ replies: [{ text: "Line one.\nLine two.\n\n", chunks: 2 }] });
+    await h.run("hi");
+    const done = h.of("message.completed")[0]!;
+    expect(done.message.content).toBe("Line one.\nLine two.\n\n");
+    expect(done.displayText).toBeUndefined();
+  });
+
   test("a plain answer streams deltas and completes one turn", async () => {
     h = harness({ replies: [{ text: "Hello there", chunks: 3 }] });
     await h.run("hi");
     expect(h.of("message.delta").map((e) => e.text).join("")).toBe("Hello there");
-    expect(h.of("message.delta").at(-1)!.partial).toBe("Hello there");
+    // Each delta carries its own piece only, never the answer so far (event schema 2).
+    expect(h.of("message.delta").length).toBe(3);
+    for (const d of h.of("message.delta")) expect(Object.keys(d).sort()).toEqual(["messageId", "text", "type"]);
     expect(h.of("turn.completed")).toHaveLength(1);
     expect(h.of("turn.completed")[0]!.stopReason).toBe("stop");
+    expect(h.of("message.completed")[0]!.displayText).toBeUndefined();
     expect(h.wired.session.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     // system prompt + an anchor reminder that the wire folds into the last user message, never persisted
     const req = h.provider.requests[0]!;

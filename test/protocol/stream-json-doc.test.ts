@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
-import { agentEventSchema } from "../../src/protocol/events.ts";
+import { agentEventSchema, EVENT_SCHEMA_VERSION } from "../../src/protocol/events.ts";
+import { HEADLESS_RESULT_ALIASES, headlessResultSchema } from "../../src/protocol/headless-result.ts";
 import { messageSchema } from "../../src/protocol/message.ts";
 
 const doc = readFileSync(join(import.meta.dir, "../../docs/stream-json.md"), "utf8");
@@ -123,5 +124,20 @@ describe("docs/stream-json.md mirrors the zod schema", () => {
   test("every stop reason the loop can report is listed", () => {
     const row = doc.split("\n").find((l) => l.startsWith("| `turn.completed`"))!;
     for (const reason of ["stop", "length", "tool_calls", "content_filter", "error", "interrupted", "max_turns", "stagnation"]) expect(row).toContain(`\`${reason}\``);
+  });
+
+  test("the schema version in the title, in session.started and in the change list is the code's", () => {
+    expect(doc.split("\n")[0]).toBe(`# stream-json output (schema version ${EVENT_SCHEMA_VERSION})`);
+    expect(doc).toContain(`\`schemaVersion\` (number, currently ${EVENT_SCHEMA_VERSION})`);
+    expect(doc).toContain(`- **Schema version ${EVENT_SCHEMA_VERSION}**:`);
+  });
+
+  test("the --output-format json object and its deprecated aliases", () => {
+    const [result] = rows("## `--output-format json`");
+    expect(result!.key).toBe("result");
+    expectFieldsMatch("result", headlessResultSchema.shape as unknown as Shape, result!.fields);
+    const section = doc.slice(doc.indexOf("## `--output-format json`"), doc.indexOf("Exit codes:"));
+    const listed = [...section.matchAll(/`([a-z_]+)`\s+\(= `([A-Za-z]+)`\)/g)].map((m) => [m[1], m[2]]);
+    expect(listed).toEqual(Object.entries(HEADLESS_RESULT_ALIASES));
   });
 });

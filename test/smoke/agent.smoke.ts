@@ -69,7 +69,7 @@ describe("headless agent (compiled binary)", () => {
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
     for (const l of lines) expect(agentEventSchema.safeParse(l).success).toBe(true);
     expect(lines[0].type).toBe("session.started");
-    expect(lines[0].schemaVersion).toBe(1);
+    expect(lines[0].schemaVersion).toBe(2);
     expect(lines.at(-1).type).toBe("turn.completed");
     expect(lines.filter((l) => l.type === "message.delta").map((l) => l.text).join("")).toBe("streamed answer");
   });

@@ -225,19 +225,42 @@ describe("a session's directory", () => {
 });
 
 describe("view records", () => {
-  test("a streamed answer is recorded once (no `text` copy of `partial`) and replays with its text", () => {
+  test("a streamed answer is recorded once, as one delta holding its text (linear in the answer), and replays with it", () => {
     const r = recorded("s5");
     r.event({ type: "turn.started", turnId: "t", input: "q" });
     r.append({ role: "user", content: "q" });
-    r.event({ type: "message.delta", messageId: "m1", partial: "Hel", text: "Hel" });
-    r.event({ type: "message.delta", messageId: "m1", partial: "Hello there", text: "lo there" });
+    r.event({ type: "message.delta", messageId: "m1", thinking: "hm" });
+    r.event({ type: "message.delta", messageId: "m1", text: "Hel" });
+    r.event({ type: "message.delta", messageId: "m1", text: "lo there" });
     const answer: Message = { role: "assistant", content: "Hello there" };
     r.event({ type: "message.completed", messageId: "m1", message: answer });
     r.append(answer);
     r.rec.close();
-    const delta = records(r.rec.file).find((x) => x.type === "view" && (x.event as { type: string }).type === "message.delta")!;
-    expect(delta.event).toEqual({ type: "message.delta", messageId: "m1", partial: "Hello there" });
-    const replayed = loadSession(r.rec.file).viewEvents.find((e) => e.type === "message.delta");
-    expect(replayed).toEqual({ type: "message.delta", messageId: "m1", partial: "Hello there", text: "Hello there" });
+    const deltas = records(r.rec.file).filter((x) => x.type === "view" && (x.event as { type: string }).type === "message.delta");
+    expect(deltas.map((d) => d.event)).toEqual([{ type: "message.delta", messageId: "m1", text: "Hello there", thinking: "hm" }]);
+    const replayed = loadSession(r.rec.file).viewEvents.filter((e) => e.type === "message.delta");
+    expect(replayed).toEqual([{ type: "message.delta", messageId: "m1", text: "Hello there", thinking: "hm" }]);
   });
+
+  test("files written before event schema 2 (the coalesced delta's text in `partial`) still replay their answers", () => {
+    const file = join(root, "sessions", "old2.jsonl");
+    nodeFs.mkdirSync(join(root, "sessions"), { recursive: true });
+    const lines = [
+      { v: 1, ts: 1, type: "meta", id: "old2", title: "t", cwd: "/w", projectRoot: "/w", provider: "P", model: "m", createdAt: 1 },
+      { v: 1, ts: 2, type: "view", event: { type: "turn.started", turnId: "turn_1", input: "a" } },
+      { v: 1, ts: 2, type: "message", message: { role: "user", content: "a" } },
+      { v: 1, ts: 3, type: "view", event: { type: "message.delta", messageId: "m1", partial: "written by 1" } },
+      { v: 1, ts: 3, type: "view", event: { type: "message.delta", messageId: "m2", partial: "oldest form", text: "oldest form" } },
+      { v: 1, ts: 3, type: "view", event: { type: "message.delta", messageId: "m3", partial: "", thinking: "only thought" } },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const loaded = loadSession(file);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.viewEvents.filter((e) => e.type === "message.delta")).toEqual([
+      { type: "message.delta", messageId: "m1", text: "written by 1" },
+      { type: "message.delta", messageId: "m2", text: "oldest form" },
+      { type: "message.delta", messageId: "m3", thinking: "only thought" },
+    ]);
+  });
+
 });

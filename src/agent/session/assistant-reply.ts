@@ -21,7 +21,9 @@ export function finishAssistant(s: ReplyContext, text: string, thinking: string,
     for (const c of message.toolCalls) calls.push(nativeRequest(c, s.opts.sanitizeNativeArgs));
   } else if (s.opts.tools && s.opts.textProtocol) {
     const parsed = s.opts.textProtocol.parse(text);
-    displayText = parsed.text;
+    // Prose that is the text up to surrounding white space (no markup removed) is the text itself: a
+    // `displayText` differing only by a trailing newline would repeat the whole answer in message.completed.
+    if (parsed.text !== text.trim()) displayText = parsed.text;
     parsed.calls.forEach((c, i) => {
       const req: ToolCallRequest = { id: `txt_${s.newId("c")}_${i}`, name: c.name, args: c.args };
       if (c.argsError) req.argsError = c.argsError;

@@ -6,7 +6,9 @@
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { Session } from "../../agent/session/session.ts";
 import type { OutputFormat } from "../../cli/args.ts";
+import { withDeprecatedAliases, type HeadlessResultObject } from "../../protocol/headless-result.ts";
 import { MarkupHoldback } from "../shared/markup-holdback.ts";
+import { DeltaCoalescer } from "./delta-coalescer.ts";
 import { t } from "../../i18n/i18n.ts";
 
 export interface HeadlessResult {
@@ -56,8 +58,9 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     if (!startDone && e.type === "turn.completed") held.push(e);
     else handle(e);
   });
+  const streamJson = o.format === "stream-json" ? new DeltaCoalescer((e) => o.stdout.write(`${JSON.stringify(e)}\n`)) : null;
   const handle = (e: AgentEvent): void => {
-    if (o.format === "stream-json") o.stdout.write(`${JSON.stringify(e)}\n`);
+    streamJson?.push(e);
     switch (e.type) {
       case "session.started":
         sessionId = e.sessionId;
@@ -125,6 +128,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   for (const e of held.splice(0)) handle(e);
   if (o.format === "stream-json" && o.afterIdle) await o.afterIdle().catch(() => undefined);
   unsubscribe();
+  streamJson?.flush();
   if (!finalText && current) finalText = current;
 
   const interrupted = stopReason === "interrupted";
@@ -134,20 +138,19 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
     if (printedAny && lastChar !== "\n") o.stdout.write("\n");
     if (errorMessage) o.stderr.write(`${errorMessage}\n`);
   } else if (o.format === "json") {
-    o.stdout.write(
-      `${JSON.stringify({
-        type: "result",
-        subtype: interrupted ? "interrupted" : failed ? "error" : "success",
-        is_error: failed,
-        result: finalText,
-        stop_reason: stopReason,
-        num_turns: turns,
-        duration_ms: Date.now() - o.startedAt,
-        session_id: sessionId,
-        usage: usage ?? null,
-        ...(errorMessage ? { error: errorMessage } : {}),
-      })}\n`,
-    );
+    const result: HeadlessResultObject = {
+      type: "result",
+      subtype: interrupted ? "interrupted" : failed ? "error" : "success",
+      isError: failed,
+      result: finalText,
+      stopReason,
+      numTurns: turns,
+      durationMs: Date.now() - o.startedAt,
+      sessionId,
+      usage: usage ?? null,
+      ...(errorMessage ? { error: errorMessage } : {}),
+    };
+    o.stdout.write(`${JSON.stringify(withDeprecatedAliases(result))}\n`);
     if (errorMessage) o.stderr.write(`${errorMessage}\n`);
   } else if (errorMessage) {
     o.stderr.write(`${errorMessage}\n`);

@@ -24,11 +24,11 @@ export class DisplayFilter {
   apply(e: AgentEvent): AgentEvent[] {
     if (e.type === "message.delta") {
       if (e.messageId !== this.messageId) this.reset(e.messageId);
-      if (e.text === undefined) return [{ ...e, partial: this.shown }];
+      if (e.text === undefined) return [e];
       this.holdback.push(e.text);
       const text = this.take();
       if (!text && e.thinking === undefined) return [];
-      const out: AgentEvent = { type: "message.delta", messageId: e.messageId, partial: this.shown };
+      const out: AgentEvent = { type: "message.delta", messageId: e.messageId };
       if (text) out.text = text;
       if (e.thinking !== undefined) out.thinking = e.thinking;
       return [out];
@@ -39,7 +39,7 @@ export class DisplayFilter {
       if (e.messageId === this.messageId) {
         this.holdback.complete(display);
         const rest = this.take();
-        if (rest) out.push({ type: "message.delta", messageId: e.messageId, text: rest, partial: this.shown });
+        if (rest) out.push({ type: "message.delta", messageId: e.messageId, text: rest });
       }
       this.messageId = null;
       this.pending = "";

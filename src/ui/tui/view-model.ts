@@ -41,7 +41,7 @@ export type TranscriptItem =
 
 export interface LiveState {
   messageId: string | null;
-  /** Chars of the current message's partial already committed as markdown items. */
+  /** Chars of the current message (the deltas so far) already committed as markdown items. */
   committedChars: number;
   /** The uncommitted tail of the answer being streamed. */
   tail: string;
@@ -312,14 +312,11 @@ function onDelta(state: ViewState, e: Extract<AgentEvent, { type: "message.delta
   }
   let thinking = s.live.thinking + (e.thinking ?? "");
   let items = s.items;
-  // The partial is authoritative; only the uncommitted part is scanned. When the delta extends the tail exactly
-  // (the normal case) the tail is extended instead: slicing a `+=`-built partial flattens the whole answer per
-  // chunk, and the splitter resumes where it stopped instead of re-scanning the tail.
+  // Deltas carry only what is new (the event schema has no "text so far"): the uncommitted tail is extended by
+  // the delta, and the block splitter resumes where it stopped instead of re-scanning the tail.
   const prevTail = s.live.tail;
-  const delta = e.text ?? "";
-  const extends_ = s.live.committedChars + prevTail.length + delta.length === e.partial.length;
-  const uncommitted = extends_ ? prevTail + delta : e.partial.slice(s.live.committedChars);
-  const from = extends_ && s.live.scan?.tailLength === prevTail.length ? s.live.scan : FRESH_SCAN;
+  const uncommitted = prevTail + (e.text ?? "");
+  const from = s.live.scan?.tailLength === prevTail.length ? s.live.scan : FRESH_SCAN;
   const { finished, rest, scan } = scanFinishedBlocks(uncommitted, from);
   let committedChars = s.live.committedChars;
   if (thinking && /\S/.test(uncommitted)) {

@@ -7,7 +7,7 @@ function feed(f: DisplayFilter, id: string, chunks: string[], displayText?: stri
   let partial = "";
   for (const c of chunks) {
     partial += c;
-    out.push(...f.apply({ type: "message.delta", messageId: id, text: c, partial }));
+    out.push(...f.apply({ type: "message.delta", messageId: id, text: c }));
   }
   out.push(...f.apply({ type: "message.completed", messageId: id, message: { role: "assistant", content: partial }, ...(displayText !== undefined ? { displayText } : {}) }));
   return out;
@@ -23,7 +23,7 @@ describe("DisplayFilter", () => {
     const done = evs.at(-1)!;
     expect(done.type).toBe("message.completed");
     expect((done as Extract<AgentEvent, { type: "message.completed" }>).message.content).toBe("Let me look.");
-    for (const e of evs) if (e.type === "message.delta") expect(e.partial).not.toContain("<tool");
+    for (const e of evs) if (e.type === "message.delta") expect(e.text ?? "").not.toContain("<tool");
   });
 
   test("prose after a call is released at completion as a last delta", () => {
@@ -42,8 +42,8 @@ describe("DisplayFilter", () => {
 
   test("thinking deltas and other events pass; a new message resets the held state", () => {
     const f = new DisplayFilter();
-    expect(f.apply({ type: "message.delta", messageId: "m1", thinking: "hmm", partial: "" })[0]).toMatchObject({ thinking: "hmm" });
-    f.apply({ type: "message.delta", messageId: "m1", text: "<tool_call", partial: "<tool_call" });
+    expect(f.apply({ type: "message.delta", messageId: "m1", thinking: "hmm" })[0]).toMatchObject({ thinking: "hmm" });
+    f.apply({ type: "message.delta", messageId: "m1", text: "<tool_call" });
     const next = feed(f, "m2", ["fresh text"]);
     expect(shownText(next)).toBe("fresh text");
     expect(f.apply({ type: "notice", level: "info", text: "x" })).toEqual([{ type: "notice", level: "info", text: "x" }]);

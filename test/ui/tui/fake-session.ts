@@ -31,7 +31,7 @@ export const zeroUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0
 /** Emits a streamed answer as deltas of `chunkSize` chars. */
 export function streamAnswer(s: FakeSession, messageId: string, text: string, chunkSize = 7): void {
   for (let i = 0; i < text.length; i += chunkSize) {
-    s.emit({ type: "message.delta", messageId, text: text.slice(i, i + chunkSize), partial: text.slice(0, i + chunkSize) });
+    s.emit({ type: "message.delta", messageId, text: text.slice(i, i + chunkSize) });
   }
 }
 

@@ -68,7 +68,7 @@ test("notices come after the block that preceded them: a finished tool group, th
 
   const midAnswer = run([
     { type: "turn.started", turnId: "t", input: "q" },
-    { type: "message.delta", messageId: "m", text: "partial answer", partial: "partial answer" },
+    { type: "message.delta", messageId: "m", text: "partial answer" },
     { type: "error", message: "stream dropped" },
     { type: "message.completed", messageId: "m", message: { role: "assistant", content: "partial answer" } },
   ]);

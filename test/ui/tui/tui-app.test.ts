@@ -230,8 +230,8 @@ test("tool groups render as Name × N with per-call titles", async () => {
 test("thinking: expanded in full, collapsed in compact, and Ctrl+T flips it in either mode", async () => {
   await start({ displayMode: "compact" });
   session.emit({ type: "turn.started", turnId: "t1", input: "q" });
-  session.emit({ type: "message.delta", messageId: "m1", thinking: "weighing the options", partial: "" });
-  session.emit({ type: "message.delta", messageId: "m1", text: "answer", partial: "answer" });
+  session.emit({ type: "message.delta", messageId: "m1", thinking: "weighing the options" });
+  session.emit({ type: "message.delta", messageId: "m1", text: "answer" });
   session.emit({ type: "message.completed", messageId: "m1", message: { role: "assistant", content: "answer" } });
   session.emit(turnCompleted("t1"));
   let f = await frame((x) => x.includes("answer"));

@@ -8,7 +8,7 @@ const init = () => initialViewState({ provider: "ollama", model: "m", permission
 const run = (events: ViewInput[], s: ViewState = init()) => events.reduce((acc, e) => reduce(acc, e, 1000), s);
 const deltas = (id: string, text: string, size: number): ViewInput[] => {
   const out: ViewInput[] = [];
-  for (let i = 0; i < text.length; i += size) out.push({ type: "message.delta", messageId: id, text: text.slice(i, i + size), partial: text.slice(0, i + size) });
+  for (let i = 0; i < text.length; i += size) out.push({ type: "message.delta", messageId: id, text: text.slice(i, i + size) });
   return out;
 };
 
@@ -36,8 +36,8 @@ test("streaming commits finished blocks whatever the chunking, and the tail on c
 test("thinking is committed before the answer; tools group per batch; turn.completed updates status", () => {
   const s = run([
     { type: "turn.started", turnId: "t", input: "q" },
-    { type: "message.delta", messageId: "m", thinking: "hmm", partial: "" },
-    { type: "message.delta", messageId: "m", text: "ok", partial: "ok" },
+    { type: "message.delta", messageId: "m", thinking: "hmm" },
+    { type: "message.delta", messageId: "m", text: "ok" },
     { type: "tool.started", callId: "1", name: "read", args: {}, title: "a", batchId: "b" },
     { type: "tool.updated", callId: "1", output: "par" },
     { type: "tool.updated", callId: "1", output: "tial" },
