@@ -256,4 +256,15 @@ export const en = {
   "status.sandboxUnavailable": "no sandbox",
   "cmd.status": "Provider, model, permission mode and sandbox",
   "slash.status": "Provider: {provider}\nModel: {model}\nPermission mode: {mode}\nSandbox: {sandbox}",
+  // ---- issue 15: usage, settings, provider probes, hang-up, tool-error lines ----
+  "cli.rewindNeedsSession": "--rewind needs --resume <session> or --continue: it rewinds a saved session before continuing it.",
+  "settings.jsonSyntax": "settings file {file} is not valid JSON: line {line}, column {column}: found {found} where {expected} should be. Fix the syntax or delete the file.",
+  "settings.jsonEnd": "the end of the file",
+  "settings.invalid": "invalid settings in {file} ({count} key(s) to fix):",
+  "settings.badKey": "  key \"{key}\": {what}",
+  "settings.jsonExpectValue": "a value",
+  "settings.jsonExpectKey": "a quoted key",
+  "settings.jsonExpectHex": "a hex digit",
+  "settings.jsonExpectEscape": "an escape (\\n, \\\", \\\\, \\uXXXX)",
+  "settings.jsonExpectDigit": "a digit",
 } as const;

@@ -254,4 +254,15 @@ export const ptBR: Record<MessageKey, string> = {
   "status.sandboxUnavailable": "sem sandbox",
   "cmd.status": "Provedor, modelo, modo de permissão e sandbox",
   "slash.status": "Provedor: {provider}\nModelo: {model}\nModo de permissão: {mode}\nSandbox: {sandbox}",
+  // ---- issue 15: uso, configurações, sondagem de provedores, desligamento do terminal, linhas de erro de ferramenta ----
+  "cli.rewindNeedsSession": "--rewind precisa de --resume <sessão> ou --continue: ele volta uma sessão salva antes de continuá-la.",
+  "settings.jsonSyntax": "o arquivo de configurações {file} não é um JSON válido: linha {line}, coluna {column}: encontrado {found} onde deveria haver {expected}. Corrija a sintaxe ou apague o arquivo.",
+  "settings.jsonEnd": "o fim do arquivo",
+  "settings.invalid": "configurações inválidas em {file} ({count} chave(s) a corrigir):",
+  "settings.badKey": "  chave \"{key}\": {what}",
+  "settings.jsonExpectValue": "um valor",
+  "settings.jsonExpectKey": "uma chave entre aspas",
+  "settings.jsonExpectHex": "um dígito hexadecimal",
+  "settings.jsonExpectEscape": "um escape (\\n, \\\", \\\\, \\uXXXX)",
+  "settings.jsonExpectDigit": "um dígito",
 };
