@@ -125,7 +125,7 @@ export const en = {
   "core.internalError": "internal error: {error}",
   "core.newInstruction": "New user instruction received.",
   "core.attachmentsFailed": "Input attachments failed: {error}",
-  "core.maxTurns": "Limit of {max} turns reached. The agent stopped to prevent an infinite loop.",
+  "core.maxTurns": "Stopped after {max} steps, the most allowed for one request (--max-turns; 50 unless set). The work may be unfinished: ask it to continue.",
   "core.continueOutput": "The reply hit the output limit; asking the model to continue (limit {limit} tokens).",
   "core.unreadableToolCall": "The model's tool call could not be read; asked it to resend.",
   "core.stagnation": "Stopped: the same tool calls repeated {count} turns in a row.",
@@ -267,4 +267,6 @@ export const en = {
   "settings.jsonExpectHex": "a hex digit",
   "settings.jsonExpectEscape": "an escape (\\n, \\\", \\\\, \\uXXXX)",
   "settings.jsonExpectDigit": "a digit",
+  "provider.badBaseUrl": "{env}=\"{value}\" is not a usable URL: give host:port or http(s)://host:port, or unset it.",
+  "ollama.notOllama": "Something answers at {host}, but it is not Ollama ({detail}). Point OLLAMA_HOST at an Ollama server (default http://127.0.0.1:11434), or choose another provider with --provider.",
 } as const;

@@ -124,7 +124,7 @@ export const ptBR: Record<MessageKey, string> = {
   "core.internalError": "erro interno: {error}",
   "core.newInstruction": "Nova instrução do usuário recebida.",
   "core.attachmentsFailed": "Falha ao anexar arquivos da entrada: {error}",
-  "core.maxTurns": "Limite de {max} turnos atingido. O agente parou para evitar um loop infinito.",
+  "core.maxTurns": "Parou depois de {max} passos, o máximo permitido para um pedido (--max-turns; 50 se não for definido). O trabalho pode estar incompleto: peça para continuar.",
   "core.continueOutput": "A resposta atingiu o limite de saída; pedindo ao modelo que continue (limite de {limit} tokens).",
   "core.unreadableToolCall": "Não foi possível ler a chamada de ferramenta do modelo; pedimos que a reenvie.",
   "core.stagnation": "Parado: as mesmas chamadas de ferramenta se repetiram {count} turnos seguidos.",
@@ -265,4 +265,6 @@ export const ptBR: Record<MessageKey, string> = {
   "settings.jsonExpectHex": "um dígito hexadecimal",
   "settings.jsonExpectEscape": "um escape (\\n, \\\", \\\\, \\uXXXX)",
   "settings.jsonExpectDigit": "um dígito",
+  "provider.badBaseUrl": "{env}=\"{value}\" não é uma URL utilizável: informe host:porta ou http(s)://host:porta, ou remova a variável.",
+  "ollama.notOllama": "Algo responde em {host}, mas não é o Ollama ({detail}). Aponte OLLAMA_HOST para um servidor Ollama (padrão http://127.0.0.1:11434) ou escolha outro provedor com --provider.",
 };
