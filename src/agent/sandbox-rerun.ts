@@ -33,6 +33,6 @@ export async function offerRerunOutsideSandbox(first: ToolRunResult, command: st
   return {
     ...first,
     text: `${first.text}\n[sandbox] The user was asked whether to run it again outside the sandbox and declined (or nobody could be asked). Do not retry the same command; find a way that works inside the sandbox, or ask the user.`,
-    details: { ...(first.details ?? {}), rerunOutsideSandbox: false },
+    details: { ...(first.details ?? {}), rerunOutsideSandbox: false, action: command },
   };
 }

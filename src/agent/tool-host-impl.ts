@@ -116,7 +116,8 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   // The policy reads the sandbox's state: make sure the probe has answered before an exec is decided.
   if (p.tool.name === "exec" && o.sandbox) await o.sandbox.ready();
   const decision = o.policy.decide(p.request);
-  if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied" };
+  // details (for the UI) say who denied what; the text is for the model (ui/shared/tool-error-line.ts).
+  if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: "policy" } };
   if (decision.action === "allow") return "allowed";
   const diff = await previewDiff(o, p);
   const outside = p.tool.name === "exec" && decision.source === "protected" && o.sandbox?.exec() !== undefined;
@@ -124,13 +125,15 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}) });
   if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);
   if (answer === "deny" || answer === "deny_always") {
-    return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)"), isError: true, errorCode: "permission_denied" };
+    const interrupted = ctx.signal.aborted;
+    const text = denialMessage(interrupted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)");
+    return { text, isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: interrupted ? "interrupted" : "user" } };
   }
   return outside ? "approved-protected" : "approved";
 }
 
 async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization): Promise<ToolRunResult> {
-  if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
+  if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed", details: { action: actionText(p) } };
   if (p.absPath && o.beforeFileChange) o.beforeFileChange(p.absPath);
   if (p.tool.name !== "exec") return runTool(o, p, ctx);
   const sandbox = how === "approved-protected" ? undefined : o.sandbox?.exec();

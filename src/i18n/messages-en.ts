@@ -269,4 +269,12 @@ export const en = {
   "settings.jsonExpectDigit": "a digit",
   "provider.badBaseUrl": "{env}=\"{value}\" is not a usable URL: give host:port or http(s)://host:port, or unset it.",
   "ollama.notOllama": "Something answers at {host}, but it is not Ollama ({detail}). Point OLLAMA_HOST at an Ollama server (default http://127.0.0.1:11434), or choose another provider with --provider.",
+  "toolError.denied": "Denied: {action}",
+  "toolError.blocked": "Blocked by the permission policy: {action}",
+  "toolError.interrupted": "Not run (interrupted): {action}",
+  "toolError.sandboxDeclined": "Blocked by the sandbox, not run outside it: {action}",
+  "toolError.sandboxDeclinedWhy": "Blocked by the sandbox ({evidence}), not run outside it: {action}",
+  "toolError.notExecuted": "Not run: {action}",
+  "toolError.unknownTool": "The model asked for a tool that does not exist ({name}); it was told which ones do.",
+  "toolError.invalidArgs": "The model sent {name} arguments that could not be used; it was told to send them again.",
 } as const;

@@ -267,4 +267,12 @@ export const ptBR: Record<MessageKey, string> = {
   "settings.jsonExpectDigit": "um dígito",
   "provider.badBaseUrl": "{env}=\"{value}\" não é uma URL utilizável: informe host:porta ou http(s)://host:porta, ou remova a variável.",
   "ollama.notOllama": "Algo responde em {host}, mas não é o Ollama ({detail}). Aponte OLLAMA_HOST para um servidor Ollama (padrão http://127.0.0.1:11434) ou escolha outro provedor com --provider.",
+  "toolError.denied": "Negado: {action}",
+  "toolError.blocked": "Bloqueado pela política de permissões: {action}",
+  "toolError.interrupted": "Não executado (interrompido): {action}",
+  "toolError.sandboxDeclined": "Bloqueado pelo sandbox, não executado fora dele: {action}",
+  "toolError.sandboxDeclinedWhy": "Bloqueado pelo sandbox ({evidence}), não executado fora dele: {action}",
+  "toolError.notExecuted": "Não executado: {action}",
+  "toolError.unknownTool": "O modelo pediu uma ferramenta que não existe ({name}); foi informado de quais existem.",
+  "toolError.invalidArgs": "O modelo enviou argumentos de {name} que não puderam ser usados; foi pedido que os envie de novo.",
 };

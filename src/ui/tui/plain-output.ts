@@ -11,6 +11,7 @@ import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
 import type { SessionLike } from "../../protocol/session-like.ts";
 import { DisplayFilter } from "../shared/display-filter.ts";
 import { t } from "../../i18n/i18n.ts";
+import { toolErrorLine } from "../shared/tool-error-line.ts";
 
 export interface PlainOutput {
   write(s: string): unknown;
@@ -78,7 +79,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         line(`→ ${e.title.startsWith(`${e.name} `) ? e.title : `${e.name} ${e.title}`}`);
         break;
       case "tool.completed":
-        if (e.isError) line(`✗ ${e.name}: ${firstLine(e.result)}`);
+        if (e.isError) line(`✗ ${toolErrorLine(e) ?? `${e.name}: ${firstLine(e.result)}`}`);
         break;
       case "tool_use_summary":
         line(`● ${e.label}`);

@@ -13,6 +13,7 @@ import { FRESH_SCAN, scanFinishedBlocks, type BlockScan } from "./markdown-block
 import { attachKnownLabels, committedGroupItems, onToolUseSummary } from "./summary-labels.ts";
 import { t } from "../../i18n/i18n.ts";
 import { appendTail, tailOf, type OutputTail } from "../shared/output-tail.ts";
+import { toolErrorLine } from "../shared/tool-error-line.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -186,7 +187,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       return updateCall(state, input.callId, (c) => withTail(c, appendTail(tailOfView(c), input.output)));
     case "tool.completed":
       return updateCall(state, input.callId, (c) => ({
-        ...withTail(c, tailOf(input.result)),
+        // A result addressed to the model (a denial, "do not retry…") is shown as a short line for a person.
+        ...withTail(c, tailOf(toolErrorLine(input) ?? input.result)),
         status: input.isError ? "error" : "ok",
         durationMs: input.durationMs,
       }));
@@ -290,7 +292,8 @@ export function itemsFromHistory(messages: readonly Message[]): TranscriptItem[]
     } else if (m.role === "tool") {
       const v = byId.get(m.toolCallId);
       if (v) {
-        Object.assign(v, withTail(v, tailOf(m.content)));
+        const line = m.isError ? toolErrorLine({ name: m.name, ...(m.errorCode ? { errorCode: m.errorCode } : {}) }) : undefined;
+        Object.assign(v, withTail(v, tailOf(line ?? m.content)));
         v.status = m.isError ? "error" : "ok";
       }
     }
