@@ -90,7 +90,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         marker(t("plain.allowPrompt"));
         break;
       case "notice":
-        line(`${e.level === "info" ? "·" : "!"} ${e.text}`);
+        line(`${e.level === "info" ? "·" : "!"} ${e.text.split("\n").join("\n  ")}`);
         break;
       case "error":
         line(t("plain.error", { message: e.message }));

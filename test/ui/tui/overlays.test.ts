@@ -149,3 +149,15 @@ test("inline mode: the picker is drawn whole in the footer (not clipped into the
   await setup.mockInput.typeText("hello");
   expect(app.prompt.plainText).toBe("hello");
 });
+
+test("/help: every row of the list starts in the same column (a multi-line notice is indented past its mark)", async () => {
+  session = new FakeSession();
+  ({ setup, app } = await tui.start({ session }, { width: 100, height: 40 }));
+  await setup.mockInput.typeText("/help");
+  setup.mockInput.pressEnter();
+  const f = await tui.frame((x) => x.includes("/exit") && x.includes("Shift+Tab"));
+  const rows = f.split("\n").filter((l) => /^\s*(· )?\/\w+\s{2,}/.test(l) || l.includes("Shift+Tab") || l.includes("Ctrl+R search"));
+  expect(rows.length).toBeGreaterThan(5);
+  const columns = new Set(rows.map((l) => l.replace(/^\s*· /, (m) => " ".repeat(m.length)).search(/\S/)));
+  expect([...columns]).toHaveLength(1);
+});
