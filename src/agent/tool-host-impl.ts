@@ -20,6 +20,9 @@ import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from ".
 import type { SandboxRuntime } from "../sandbox/sandbox.ts";
 import type { ExecSandbox } from "../sandbox/types.ts";
 import { offerRerunOutsideSandbox } from "./sandbox-rerun.ts";
+import { pathsOutsideProject } from "../tool/permission/outside-paths.ts";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
 
 export interface ToolHostOptions {
   projectRoot: string;
@@ -39,6 +42,8 @@ export interface ToolHostOptions {
    */
   configGuard?: ConfigGuard;
   tools?: ToolDefinition[];
+  /** The user's home directory, for `~` in the approval's "outside the project" paths. Default: os.homedir(). */
+  userHome?: string;
   /** The OS sandbox exec runs in; its probe is awaited before the first exec is decided. Absent = none. */
   sandbox?: SandboxRuntime;
 }
@@ -122,7 +127,8 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   const diff = await previewDiff(o, p);
   const outside = p.tool.name === "exec" && decision.source === "protected" && o.sandbox?.exec() !== undefined;
   const reason = outside ? `${decision.reason} (approved, it runs outside the sandbox)` : decision.reason;
-  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}) });
+  const outsideProject = p.command !== undefined ? pathsOutsideProject(p.command, { projectRoot: o.projectRoot, cwd: execCwd(o, p), userHome: o.userHome ?? homedir() }) : [];
+  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}), ...(outsideProject.length ? { outsideProject } : {}) });
   if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);
   if (answer === "deny" || answer === "deny_always") {
     const interrupted = ctx.signal.aborted;
@@ -188,6 +194,12 @@ async function withConfigGuard(guard: ConfigGuard | undefined, run: () => Promis
     text: `${result.text}\n[chatcli put back protected files this command changed: ${restored.join(", ")}. Changing chatcli's settings or policy, git's config or hooks, or shell startup files needs the user's approval: name the file in the command so the user is asked.]`,
     details: { ...(result.details ?? {}), restoredProtected: restored },
   };
+}
+
+/** Where an exec runs: its `cwd` argument (relative to the session's working directory), else that directory. */
+function execCwd(o: ToolHostOptions, p: PreparedCall): string {
+  const cwd = p.args.cwd;
+  return typeof cwd === "string" && cwd !== "" ? resolve(o.cwd, cwd) : o.cwd;
 }
 
 function actionText(p: PreparedCall): string {

@@ -277,4 +277,6 @@ export const en = {
   "toolError.notExecuted": "Not run: {action}",
   "toolError.unknownTool": "The model asked for a tool that does not exist ({name}); it was told which ones do.",
   "toolError.invalidArgs": "The model sent {name} arguments that could not be used; it was told to send them again.",
+  "approval.outsideProjectOne": "⚠ {path} is outside the project",
+  "approval.outsideProjectMany": "⚠ outside the project: {paths}",
 } as const;

@@ -275,4 +275,6 @@ export const ptBR: Record<MessageKey, string> = {
   "toolError.notExecuted": "Não executado: {action}",
   "toolError.unknownTool": "O modelo pediu uma ferramenta que não existe ({name}); foi informado de quais existem.",
   "toolError.invalidArgs": "O modelo enviou argumentos de {name} que não puderam ser usados; foi pedido que os envie de novo.",
+  "approval.outsideProjectOne": "⚠ {path} está fora do projeto",
+  "approval.outsideProjectMany": "⚠ fora do projeto: {paths}",
 };

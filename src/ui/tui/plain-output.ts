@@ -12,6 +12,7 @@ import type { SessionLike } from "../../protocol/session-like.ts";
 import { DisplayFilter } from "../shared/display-filter.ts";
 import { t } from "../../i18n/i18n.ts";
 import { toolErrorLine } from "../shared/tool-error-line.ts";
+import { outsideProjectLine } from "../shared/outside-project-line.ts";
 
 export interface PlainOutput {
   write(s: string): unknown;
@@ -86,7 +87,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         break;
       case "approval.requested":
         pendingApproval = e.requestId;
-        line(`? ${e.tool}: ${e.action}${e.diff ? "\n" + e.diff : ""}\n${t("plain.allow")}`);
+        line(`? ${e.tool}: ${e.action}${e.outsideProject?.length ? `\n  ${outsideProjectLine(e.outsideProject)}` : ""}${e.diff ? "\n" + e.diff : ""}\n${t("plain.allow")}`);
         marker(t("plain.allowPrompt"));
         break;
       case "notice":

@@ -58,6 +58,7 @@ export interface PendingApproval {
   action: string;
   diff?: string;
   reason: string;
+  outsideProject?: string[];
 }
 
 export interface StatusState {
@@ -197,7 +198,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "approval.requested":
       return {
         ...state,
-        approval: { requestId: input.requestId, tool: input.tool, action: input.action, diff: input.diff, reason: input.reason },
+        approval: { requestId: input.requestId, tool: input.tool, action: input.action, diff: input.diff, reason: input.reason, ...(input.outsideProject ? { outsideProject: input.outsideProject } : {}) },
       };
     case "approval.resolved":
       return state.approval?.requestId === input.requestId ? { ...state, approval: null } : state;
