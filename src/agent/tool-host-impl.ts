@@ -20,6 +20,7 @@ import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from ".
 import type { SandboxRuntime } from "../sandbox/sandbox.ts";
 import type { ExecSandbox } from "../sandbox/types.ts";
 import { offerRerunOutsideSandbox } from "./sandbox-rerun.ts";
+import { withModelNote } from "./model-note.ts";
 import { pathsOutsideProject } from "../tool/permission/outside-paths.ts";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
@@ -189,11 +190,12 @@ async function withConfigGuard(guard: ConfigGuard | undefined, run: () => Promis
     if (guard && before) restored = await guard.restore(before).catch(() => []);
   }
   if (restored.length === 0) return result;
-  return {
-    ...result,
-    text: `${result.text}\n[chatcli put back protected files this command changed: ${restored.join(", ")}. Changing chatcli's settings or policy, git's config or hooks, or shell startup files needs the user's approval: name the file in the command so the user is asked.]`,
-    details: { ...(result.details ?? {}), restoredProtected: restored },
-  };
+  const noted = withModelNote(
+    result,
+    `[chatcli put back protected files this command changed: ${restored.join(", ")}. Changing chatcli's settings or policy, git's config or hooks, or shell startup files needs the user's approval: name the file in the command so the user is asked.]`,
+    "after",
+  );
+  return { ...noted, details: { ...noted.details, restoredProtected: restored } };
 }
 
 /** Where an exec runs: its `cwd` argument (relative to the session's working directory), else that directory. */

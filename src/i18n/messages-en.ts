@@ -279,4 +279,6 @@ export const en = {
   "toolError.invalidArgs": "The model sent {name} arguments that could not be used; it was told to send them again.",
   "approval.outsideProjectOne": "⚠ {path} is outside the project",
   "approval.outsideProjectMany": "⚠ outside the project: {paths}",
+  "toolNote.restoredProtected": "chatcli put back protected files this command changed: {files}",
+  "toolNote.rerunOutside": "(run again outside the sandbox, as you approved)",
 } as const;

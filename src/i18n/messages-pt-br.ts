@@ -277,4 +277,6 @@ export const ptBR: Record<MessageKey, string> = {
   "toolError.invalidArgs": "O modelo enviou argumentos de {name} que não puderam ser usados; foi pedido que os envie de novo.",
   "approval.outsideProjectOne": "⚠ {path} está fora do projeto",
   "approval.outsideProjectMany": "⚠ fora do projeto: {paths}",
+  "toolNote.restoredProtected": "o chatcli restaurou arquivos protegidos que este comando alterou: {files}",
+  "toolNote.rerunOutside": "(executado de novo fora do sandbox, como você aprovou)",
 };

@@ -8,7 +8,7 @@ import type { Session } from "../../agent/session/session.ts";
 import type { OutputFormat } from "../../cli/args.ts";
 import { MarkupHoldback } from "../shared/markup-holdback.ts";
 import { t } from "../../i18n/i18n.ts";
-import { toolErrorLine } from "../shared/tool-error-line.ts";
+import { toolResultForPeople } from "../shared/tool-error-line.ts";
 
 export interface HeadlessResult {
   exitCode: number;
@@ -86,7 +86,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
         }
         return;
       case "tool.completed":
-        if (o.format === "text" && e.isError) o.stderr.write(`  ✗ ${toolErrorLine(e) ?? firstLine(e.result)}\n`);
+        if (o.format === "text" && e.isError) o.stderr.write(`  ✗ ${firstLine(toolResultForPeople(e))}\n`);
         return;
       case "retry":
         if (o.format === "text") o.stderr.write(`${t("headless.retry", { provider: e.error.provider ?? "provider", kind: e.error.kind, seconds: (e.delayMs / 1000).toFixed(1), attempt: e.attempt })}\n`);

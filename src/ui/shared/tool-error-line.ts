@@ -4,6 +4,7 @@
  * result is the tool's own output and reads fine as it is (a command's output, "File not found: x").
  */
 import { t } from "../../i18n/i18n.ts";
+import { modelNoteOf } from "../../agent/model-note.ts";
 
 export interface FailedToolCall {
   name: string;
@@ -34,4 +35,20 @@ export function toolErrorLine(e: FailedToolCall): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * A tool's result as a person should read it: the human line for a model-addressed error, else the result
+ * without the notes the agent added for the model (details.modelNote), plus a line for what chatcli did
+ * around it (protected files put back, a run outside the sandbox).
+ */
+export function toolResultForPeople(e: FailedToolCall & { isError: boolean; result: string }): string {
+  const line = e.isError ? toolErrorLine(e) : undefined;
+  if (line) return line;
+  const { before, after } = modelNoteOf(e.details);
+  let text = before || after ? e.result.slice(before, Math.max(before, e.result.length - after)) : e.result;
+  const restored = e.details?.restoredProtected;
+  if (Array.isArray(restored) && restored.length) text += `\n${t("toolNote.restoredProtected", { files: restored.join(", ") })}`;
+  if (e.details?.rerunOutsideSandbox === true) text = `${t("toolNote.rerunOutside")}\n${text}`;
+  return text;
 }

@@ -11,7 +11,7 @@ import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
 import type { SessionLike } from "../../protocol/session-like.ts";
 import { DisplayFilter } from "../shared/display-filter.ts";
 import { t } from "../../i18n/i18n.ts";
-import { toolErrorLine } from "../shared/tool-error-line.ts";
+import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
 import { outsideProjectLine } from "../shared/outside-project-line.ts";
 
 export interface PlainOutput {
@@ -80,7 +80,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         line(`→ ${e.title.startsWith(`${e.name} `) ? e.title : `${e.name} ${e.title}`}`);
         break;
       case "tool.completed":
-        if (e.isError) line(`✗ ${toolErrorLine(e) ?? `${e.name}: ${firstLine(e.result)}`}`);
+        if (e.isError) line(`✗ ${toolErrorLine(e) ?? `${e.name}: ${firstLine(toolResultForPeople(e))}`}`);
         break;
       case "tool_use_summary":
         line(`● ${e.label}`);

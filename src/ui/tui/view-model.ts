@@ -13,7 +13,7 @@ import { FRESH_SCAN, scanFinishedBlocks, type BlockScan } from "./markdown-block
 import { attachKnownLabels, committedGroupItems, onToolUseSummary } from "./summary-labels.ts";
 import { t } from "../../i18n/i18n.ts";
 import { appendTail, tailOf, type OutputTail } from "../shared/output-tail.ts";
-import { toolErrorLine } from "../shared/tool-error-line.ts";
+import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -189,7 +189,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "tool.completed":
       return updateCall(state, input.callId, (c) => ({
         // A result addressed to the model (a denial, "do not retry…") is shown as a short line for a person.
-        ...withTail(c, tailOf(toolErrorLine(input) ?? input.result)),
+        ...withTail(c, tailOf(toolResultForPeople(input))),
         status: input.isError ? "error" : "ok",
         durationMs: input.durationMs,
       }));
