@@ -98,6 +98,51 @@ describe("plain words (compiled binary)", () => {
   });
 });
 
+describe("text meant for the model stays with the model (compiled binary)", () => {
+  test("-p: a denied write reads 'Denied: write app.txt' on stderr; the model got its instructions", async () => {
+    fake.enqueue({ toolCalls: [{ name: "write", arguments: { path: "app.txt", content: "x" } }], chunks: [] }, { text: "Could not write it." });
+    const r = await run(b, ["-p", "create app.txt", "--model", "coder:7b"], { OLLAMA_HOST: fake.url });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("✗ Denied: write app.txt");
+    expect(r.stderr).not.toMatch(/Do not retry|continue with anoth/);
+    const sent = fake.chatRequests().at(-1)!.messages as Array<{ role: string; content: string }>;
+    expect(sent.find((m) => m.role === "tool")?.content).toContain("Do not retry");
+  });
+});
+
+describe.skipIf(!hasTmux())("overlays in a real terminal (compiled binary, tmux)", () => {
+  for (const mode of ["", "--inline"]) {
+    test(`/model ${mode || "full screen"}: the picker is drawn whole, over nothing, and Esc gives the keys back`, async () => {
+      const models = startFakeOllama({ models: [coder, { name: "other:1b", contextLength: 8192, capabilities: ["completion"] }, { name: "third:2b", contextLength: 8192, capabilities: ["completion"] }], defaultReply: { text: Array.from({ length: 30 }, (_, i) => `ZZZZ ${i} ${"Z".repeat(70)}`).join("\n\n"), chunkCount: 4 } });
+      const tmux = new Tmux(join(b.dir, `pick${mode}.sock`), paneCommand(b, `--model coder:7b ${mode}`, { env: { OLLAMA_HOST: models.url } }), 100, 30);
+      try {
+        await tmux.waitFor((s) => s.includes("Ask anything"));
+        tmux.sendLiteral("hello");
+        tmux.send("Enter");
+        await tmux.waitFor((s) => s.includes("ZZZZ 29"));
+        tmux.sendLiteral("/model");
+        await Bun.sleep(200);
+        tmux.send("Enter");
+        const screen = await tmux.waitFor((s) => s.includes("OLLAMA:third:2b") && s.includes("╰"));
+        const lines = screen.split("\n");
+        const top = lines.findIndex((l) => l.includes("─ Model"));
+        const bottom = lines.findIndex((l, i) => i > top && l.startsWith("╰"));
+        expect(top).toBeGreaterThanOrEqual(0);
+        expect(bottom - top + 1).toBe(5); // three models and the border
+        for (const l of lines.slice(top, bottom + 1)) expect(l).not.toContain("Z");
+        for (const m of ["OLLAMA:coder:7b", "OLLAMA:other:1b", "OLLAMA:third:2b"]) expect(screen).toContain(m);
+        tmux.send("Escape");
+        await tmux.waitFor((s) => !s.includes("─ Model"));
+        tmux.sendLiteral("typed after");
+        await tmux.waitFor((s) => s.includes("› typed after") || s.includes("›typed after"));
+      } finally {
+        tmux.kill();
+        models.stop();
+      }
+    }, 30_000);
+  }
+});
+
 describe.skipIf(!hasTmux())("terminal hang-up (compiled binary, tmux)", () => {
   test("closing the terminal (SIGHUP, then a dead tty) logs one line about it, no raw-mode error or stack trace", async () => {
     const logs = join(b.env.CHATCLI_HOME!, "logs");
