@@ -80,8 +80,20 @@ export function loadConfig(opts: LoadOptions): Config {
   const projectRoot = findProjectRoot(opts.cwd);
   const userFile = join(home, "settings.json");
   const projectFile = join(projectRoot, ".chatcli", "settings.json");
-  const user = readSettings(userFile, warnings);
-  const project = projectFile === userFile ? {} : withoutWidening(readSettings(projectFile, warnings), projectFile, warnings);
+  // Both files are read before failing, so one run reports the problems of both.
+  const problems: string[] = [];
+  const attempt = (file: string): Settings => {
+    try {
+      return readSettings(file, warnings);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err.message);
+      return {};
+    }
+  };
+  const user = attempt(userFile);
+  const project = projectFile === userFile ? {} : withoutWidening(attempt(projectFile), projectFile, warnings);
+  if (problems.length) throw new ConfigError(problems.join("\n"));
   const settings = mergeSettings(user, project);
 
   const provider = (opts.flags.provider || env.LLM_PROVIDER || settings.provider || "OLLAMA").toUpperCase();

@@ -93,6 +93,21 @@ describe("loadConfig precedence", () => {
     expect(msg.split("\n").filter((l) => l.includes("key \"")).length).toBe(4);
   });
 
+  test("problems in the user and the project settings are reported together", () => {
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ contextWindow: "big" }));
+    writeFileSync(join(project, ".chatcli", "settings.json"), "{ nope");
+    let msg = "";
+    try {
+      load();
+    } catch (e) {
+      msg = (e as Error).message;
+    }
+    expect(msg).toContain(join(home, "settings.json"));
+    expect(msg).toContain('"contextWindow"');
+    expect(msg).toContain(join(project, ".chatcli", "settings.json"));
+    expect(msg).toContain("line 1, column 3");
+  });
+
   test("broken JSON names the line and column of the first error", () => {
     const file = join(home, "settings.json");
     writeFileSync(file, '{\n  "model": "m",\n  "provider": "ollama"\n  "permissionMode": "default"\n}\n');
