@@ -16,6 +16,7 @@ import { uniqueCallIds } from "./call-ids.ts";
 import { t } from "../i18n/i18n.ts";
 import { continuationRequest, MAX_TOKEN_ESCALATIONS } from "./compaction/continuation.ts";
 import { giveUpMessage, isOverflowError, MAX_RECOVERY_ATTEMPTS } from "./compaction/recovery.ts";
+import { withModelNote } from "./model-note.ts";
 
 export interface RunOutcome {
   stopReason: StopReason | "max_turns" | "stagnation" | "interrupted";
@@ -195,8 +196,8 @@ async function executeBatch(deps: RunDeps, calls: ToolCallRequest[], batchId: st
     let res: ToolRunResult = deps.tools
       ? await deps.tools.run(call, ctx).catch((err: unknown): ToolRunResult => ({ text: `tool crashed: ${(err as Error)?.message ?? String(err)}`, isError: true, errorCode: "UnknownError" }))
       : { text: `Unknown tool "${call.name}": no tools are available in this session.`, isError: true, errorCode: "unknown_tool" };
-    if (signal.aborted && !res.isError) res = { ...res, text: `${res.text}\n${INTERRUPTED_RESULT}` };
-    if (signal.aborted && res.isError && res.errorCode === "Canceled") res = { ...res, text: `${INTERRUPTED_RESULT}\n${res.text}` };
+    if (signal.aborted && !res.isError) res = withModelNote(res, INTERRUPTED_RESULT, "after");
+    if (signal.aborted && res.isError && res.errorCode === "Canceled") res = withModelNote(res, INTERRUPTED_RESULT, "before");
     const durationMs = deps.now() - started;
     results.push(toolResultMessage(call.id, call.name, res.text, res.isError, res.errorCode));
     deps.emit({

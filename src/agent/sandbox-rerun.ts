@@ -6,6 +6,7 @@
  */
 import { t } from "../i18n/i18n.ts";
 import type { ToolRunContext, ToolRunResult } from "./tool-host.ts";
+import { withModelNote } from "./model-note.ts";
 
 /** The `tool` of the re-run question (approval.requested): exec, but outside the sandbox. */
 export const SANDBOX_RERUN_TOOL = "exec-unsandboxed";
@@ -27,12 +28,13 @@ export async function offerRerunOutsideSandbox(first: ToolRunResult, command: st
   });
   if ((answer === "once" || answer === "always") && !ctx.signal.aborted) {
     const again = await rerun();
-    const details = { ...(again.details ?? {}), rerunOutsideSandbox: true };
-    return { ...again, text: `[the user approved running this command again outside the sandbox; this is that run's result]\n${again.text}`, details };
+    const noted = withModelNote(again, "[the user approved running this command again outside the sandbox; this is that run's result]", "before");
+    return { ...noted, details: { ...noted.details, rerunOutsideSandbox: true } };
   }
-  return {
-    ...first,
-    text: `${first.text}\n[sandbox] The user was asked whether to run it again outside the sandbox and declined (or nobody could be asked). Do not retry the same command; find a way that works inside the sandbox, or ask the user.`,
-    details: { ...(first.details ?? {}), rerunOutsideSandbox: false },
-  };
+  const noted = withModelNote(
+    first,
+    "[sandbox] The user was asked whether to run it again outside the sandbox and declined (or nobody could be asked). Do not retry the same command; find a way that works inside the sandbox, or ask the user.",
+    "after",
+  );
+  return { ...noted, details: { ...noted.details, rerunOutsideSandbox: false, action: command } };
 }

@@ -20,6 +20,10 @@ import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from ".
 import type { SandboxRuntime } from "../sandbox/sandbox.ts";
 import type { ExecSandbox } from "../sandbox/types.ts";
 import { offerRerunOutsideSandbox } from "./sandbox-rerun.ts";
+import { withModelNote } from "./model-note.ts";
+import { pathsOutsideProject } from "../tool/permission/outside-paths.ts";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
 
 export interface ToolHostOptions {
   projectRoot: string;
@@ -39,6 +43,8 @@ export interface ToolHostOptions {
    */
   configGuard?: ConfigGuard;
   tools?: ToolDefinition[];
+  /** The user's home directory, for `~` in the approval's "outside the project" paths. Default: os.homedir(). */
+  userHome?: string;
   /** The OS sandbox exec runs in; its probe is awaited before the first exec is decided. Absent = none. */
   sandbox?: SandboxRuntime;
 }
@@ -116,21 +122,25 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   // The policy reads the sandbox's state: make sure the probe has answered before an exec is decided.
   if (p.tool.name === "exec" && o.sandbox) await o.sandbox.ready();
   const decision = o.policy.decide(p.request);
-  if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied" };
+  // details (for the UI) say who denied what; the text is for the model (ui/shared/tool-error-line.ts).
+  if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: "policy" } };
   if (decision.action === "allow") return "allowed";
   const diff = await previewDiff(o, p);
   const outside = p.tool.name === "exec" && decision.source === "protected" && o.sandbox?.exec() !== undefined;
   const reason = outside ? `${decision.reason} (approved, it runs outside the sandbox)` : decision.reason;
-  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}) });
+  const outsideProject = p.command !== undefined ? pathsOutsideProject(p.command, { projectRoot: o.projectRoot, cwd: execCwd(o, p), userHome: o.userHome ?? homedir() }) : [];
+  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}), ...(outsideProject.length ? { outsideProject } : {}) });
   if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);
   if (answer === "deny" || answer === "deny_always") {
-    return { text: denialMessage(ctx.signal.aborted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)"), isError: true, errorCode: "permission_denied" };
+    const interrupted = ctx.signal.aborted;
+    const text = denialMessage(interrupted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)");
+    return { text, isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: interrupted ? "interrupted" : "user" } };
   }
   return outside ? "approved-protected" : "approved";
 }
 
 async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization): Promise<ToolRunResult> {
-  if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed" };
+  if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed", details: { action: actionText(p) } };
   if (p.absPath && o.beforeFileChange) o.beforeFileChange(p.absPath);
   if (p.tool.name !== "exec") return runTool(o, p, ctx);
   const sandbox = how === "approved-protected" ? undefined : o.sandbox?.exec();
@@ -180,11 +190,18 @@ async function withConfigGuard(guard: ConfigGuard | undefined, run: () => Promis
     if (guard && before) restored = await guard.restore(before).catch(() => []);
   }
   if (restored.length === 0) return result;
-  return {
-    ...result,
-    text: `${result.text}\n[chatcli put back protected files this command changed: ${restored.join(", ")}. Changing chatcli's settings or policy, git's config or hooks, or shell startup files needs the user's approval: name the file in the command so the user is asked.]`,
-    details: { ...(result.details ?? {}), restoredProtected: restored },
-  };
+  const noted = withModelNote(
+    result,
+    `[chatcli put back protected files this command changed: ${restored.join(", ")}. Changing chatcli's settings or policy, git's config or hooks, or shell startup files needs the user's approval: name the file in the command so the user is asked.]`,
+    "after",
+  );
+  return { ...noted, details: { ...noted.details, restoredProtected: restored } };
+}
+
+/** Where an exec runs: its `cwd` argument (relative to the session's working directory), else that directory. */
+function execCwd(o: ToolHostOptions, p: PreparedCall): string {
+  const cwd = p.args.cwd;
+  return typeof cwd === "string" && cwd !== "" ? resolve(o.cwd, cwd) : o.cwd;
 }
 
 function actionText(p: PreparedCall): string {

@@ -24,7 +24,7 @@ export interface ToolRunContext {
   signal: AbortSignal;
   onUpdate(chunk: string): void;
   /** Ask the user; resolves with the decision. Headless resolves from the permission mode. */
-  requestApproval(req: { tool: string; action: string; diff?: string; reason: string }): Promise<"once" | "always" | "deny" | "deny_always">;
+  requestApproval(req: { tool: string; action: string; diff?: string; reason: string; outsideProject?: string[] }): Promise<"once" | "always" | "deny" | "deny_always">;
 }
 
 export interface ToolHost {

@@ -5,6 +5,7 @@
 import yargs from "yargs";
 import type { PermissionMode } from "../protocol/events.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/types.ts";
+import { t } from "../i18n/i18n.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -129,6 +130,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
   const rewind = typeof a.rewind === "number" ? a.rewind : undefined;
   if (rewind !== undefined && (!Number.isInteger(rewind) || rewind < 1)) throw new UsageError("--rewind must be a positive integer (1 = newest checkpoint)");
   const resume = typeof a.resume === "string" ? a.resume : undefined;
+  if (rewind !== undefined && resume === undefined && !a.continue) throw new UsageError(t("cli.rewindNeedsSession"));
   const base = { flags: common(a), continue: Boolean(a.continue), ...(resume !== undefined ? { resume } : {}), ...(rewind !== undefined ? { rewind } : {}) };
   if (typeof a.prompt === "string") {
     return { kind: "oneshot", prompt: a.prompt, outputFormat: a["output-format"] as OutputFormat, ...(maxTurns !== undefined ? { maxTurns } : {}), ...base };

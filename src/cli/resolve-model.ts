@@ -10,7 +10,7 @@ import { createProvider, getProviderDefinition, listProviderDefinitions, resolve
 import type { ModelInfo } from "../protocol/llm.ts";
 import { t } from "../i18n/i18n.ts";
 import { DEFAULT_CONTEXT_WINDOW as CLOUD_DEFAULT_CONTEXT_WINDOW, knownContextWindow } from "../llm/context-windows.ts";
-import { OLLAMA_DEFAULT_NUM_CTX_CAP } from "../llm/providers/ollama.ts";
+import { isOllamaServer, OLLAMA_DEFAULT_NUM_CTX_CAP } from "../llm/providers/ollama.ts";
 import { createFallbackChain, parseFallbackEntries } from "../llm/fallback.ts";
 import { describeLlmError } from "./describe-error.ts";
 
@@ -44,7 +44,19 @@ export function providerFor(cfg: Config, fetchImpl: typeof fetch = fetch): { pro
   if (def.needsAuth && !resolveApiKey(def, cfg.env) && !def.hasStoredCredentials?.(cfg.env)) {
     throw new CliFailure(t("provider.noKey", { provider: def.id, keys: def.envKeys.join(" or ") }), 1);
   }
-  return { provider: createProvider(def.id, cfg.env, fetchImpl), baseUrl: resolveBaseUrl(def, cfg.env) };
+  const baseUrl = resolveBaseUrl(def, cfg.env);
+  // A value no client can use fails here, quoting what was typed (the clients only say "Invalid URL").
+  if (!isHttpUrl(baseUrl)) throw new CliFailure(t("provider.badBaseUrl", { env: def.baseUrlEnv, value: cfg.env[def.baseUrlEnv] ?? baseUrl }), 2);
+  return { provider: createProvider(def.id, cfg.env, fetchImpl), baseUrl };
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
 }
 
 export async function resolveModel(cfg: Config, fetchImpl: typeof fetch = fetch): Promise<ResolvedModel> {
@@ -58,7 +70,7 @@ export async function resolveModel(cfg: Config, fetchImpl: typeof fetch = fetch)
     try {
       models = await provider.listModels();
     } catch (err) {
-      throw failureFrom(err, ctx);
+      throw await failureFrom(err, ctx, fetchImpl);
     }
     const first = models[0];
     if (!first) throw new CliFailure(def.id === "OLLAMA" ? t("ollama.noModels", { host: baseUrl }) : t("model.none", { provider: def.id }), 1);
@@ -73,7 +85,7 @@ export async function resolveModel(cfg: Config, fetchImpl: typeof fetch = fetch)
       const installed = await provider.listModels().then((m) => m.map((x) => x.id), () => undefined);
       throw new CliFailure(describeLlmError(err.error, { ...ctx, model, ...(installed ? { installedModels: installed } : {}) }), 1);
     }
-    throw failureFrom(err, { ...ctx, model });
+    throw await failureFrom(err, { ...ctx, model }, fetchImpl);
   }
   // The seed's form lists the primary itself (`CHATCLI_FALLBACK_PROVIDERS=OPENAI,CLAUDEAI`): an entry for the
   // primary's provider that names no model is the primary, not a second try of it with the default model.
@@ -100,8 +112,16 @@ export function contextWindowFor(cfg: Config, info: ModelInfo | undefined, provi
   return knownContextWindow(model) ?? CLOUD_DEFAULT_CONTEXT_WINDOW;
 }
 
-function failureFrom(err: unknown, ctx: { provider: string; model: string; baseUrl: string }): CliFailure {
-  if (err instanceof LlmProviderError) return new CliFailure(describeLlmError(err.error, ctx), 1);
+/** A provider failure as the CLI says it (an OLLAMA_HOST that is not Ollama is named as such). */
+export async function failureFrom(err: unknown, ctx: { provider: string; model: string; baseUrl: string }, fetchImpl: typeof fetch): Promise<CliFailure> {
+  if (err instanceof LlmProviderError) {
+    // Something answered at OLLAMA_HOST but the request failed oddly (HTML, a 404, not JSON): is it Ollama at all?
+    const odd = !["network", "timeout", "model_not_found", "aborted"].includes(err.error.kind);
+    if (ctx.provider === "OLLAMA" && odd && !(await isOllamaServer(ctx.baseUrl, fetchImpl))) {
+      return new CliFailure(t("ollama.notOllama", { host: ctx.baseUrl, detail: err.error.status ? `HTTP ${err.error.status}` : err.error.message.slice(0, 80) }), 1);
+    }
+    return new CliFailure(describeLlmError(err.error, ctx), 1);
+  }
   if (err instanceof CliFailure) return err;
   return new CliFailure(`${ctx.provider}: ${(err as Error)?.message ?? String(err)}`, 1);
 }

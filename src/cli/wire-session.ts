@@ -140,6 +140,7 @@ export function wireSession(o: WireOptions): WiredSession {
     policy,
     env: childEnv,
     sandbox,
+    ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
     saveOverflow: (callId: string, text: string) => {
       const dir = toolResultsDir();
       return dir === undefined ? undefined : saveOverflow(dir, callId, text);

@@ -10,6 +10,8 @@ import { parseSandboxMode, type SandboxMode } from "../sandbox/types.ts";
 import { parseDotenv, rememberDotenvValues } from "./dotenv.ts";
 import { chatcliHome, findProjectRoot } from "./paths.ts";
 import { KNOWN_TOP_LEVEL_KEYS, settingsSchema, type Settings } from "./settings-schema.ts";
+import { t } from "../i18n/i18n.ts";
+import { findJsonSyntaxError, type JsonExpectation } from "./json-syntax-error.ts";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -78,8 +80,20 @@ export function loadConfig(opts: LoadOptions): Config {
   const projectRoot = findProjectRoot(opts.cwd);
   const userFile = join(home, "settings.json");
   const projectFile = join(projectRoot, ".chatcli", "settings.json");
-  const user = readSettings(userFile, warnings);
-  const project = projectFile === userFile ? {} : withoutWidening(readSettings(projectFile, warnings), projectFile, warnings);
+  // Both files are read before failing, so one run reports the problems of both.
+  const problems: string[] = [];
+  const attempt = (file: string): Settings => {
+    try {
+      return readSettings(file, warnings);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(err.message);
+      return {};
+    }
+  };
+  const user = attempt(userFile);
+  const project = projectFile === userFile ? {} : withoutWidening(attempt(projectFile), projectFile, warnings);
+  if (problems.length) throw new ConfigError(problems.join("\n"));
   const settings = mergeSettings(user, project);
 
   const provider = (opts.flags.provider || env.LLM_PROVIDER || settings.provider || "OLLAMA").toUpperCase();
@@ -183,7 +197,10 @@ export function readSettings(file: string, warnings: string[]): Settings {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`settings file ${file} is not valid JSON: ${(err as Error).message}. Fix the syntax or delete the file.`);
+    const at = findJsonSyntaxError(text);
+    if (!at) throw new ConfigError(`settings file ${file} is not valid JSON: ${(err as Error).message}. Fix the syntax or delete the file.`);
+    const found = at.found === null ? t("settings.jsonEnd") : JSON.stringify(at.found);
+    throw new ConfigError(t("settings.jsonSyntax", { file, line: at.line, column: at.column, found, expected: describeExpectation(at.expected) }));
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
     throw new ConfigError(`settings file ${file} must contain a JSON object, e.g. {"provider": "OLLAMA"}.`);
@@ -193,12 +210,22 @@ export function readSettings(file: string, warnings: string[]): Settings {
   }
   const parsed = settingsSchema.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = issue?.path.length ? issue.path.join(".") : "(root)";
-    const what = issue ? describeIssue(issue) : "a valid value";
-    throw new ConfigError(`invalid settings in ${file}: key "${key}": ${what}.`);
+    // Every bad key at once, one per line: fixing them one run at a time is a chore.
+    const byKey = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.length ? issue.path.join(".") : "(root)";
+      if (!byKey.has(key)) byKey.set(key, describeIssue(issue));
+    }
+    const lines = [...byKey].map(([key, what]) => t("settings.badKey", { key, what }));
+    throw new ConfigError([t("settings.invalid", { file, count: lines.length }), ...lines].join("\n"));
   }
   return parsed.data;
+}
+
+function describeExpectation(e: JsonExpectation): string {
+  if (e.startsWith("token:")) return e.slice("token:".length);
+  const keys = { value: "settings.jsonExpectValue", key: "settings.jsonExpectKey", hexDigit: "settings.jsonExpectHex", escape: "settings.jsonExpectEscape", digit: "settings.jsonExpectDigit", end: "settings.jsonEnd" } as const;
+  return t(keys[e as keyof typeof keys]);
 }
 
 function describeIssue(issue: { code: string; message: string; expected?: unknown; values?: unknown }): string {

@@ -139,6 +139,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     /** Unified diff preview for edits/writes. */
     diff: z.string().optional(),
     reason: z.string(),
+    /** Paths the action names outside the project (as written), for the person deciding. */
+    outsideProject: z.array(z.string()).optional(),
   }),
   z.object({ type: z.literal("approval.resolved"), requestId: z.string(), decision: approvalDecisionSchema }),
   z.object({

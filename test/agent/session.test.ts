@@ -184,7 +184,7 @@ describe("Session + agent loop", () => {
     await h.run("loop forever");
     expect(h.provider.requests).toHaveLength(3);
     expect(h.of("turn.completed")[0]!.stopReason).toBe("max_turns");
-    expect(h.of("notice").some((n) => n.text.includes("Limit of 3 turns"))).toBe(true);
+    expect(h.of("notice").some((n) => n.text.includes("Stopped after 3 steps"))).toBe(true);
     expect(validateToolResultPairing(h.wired.session.messages as Message[])).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { toolResultForPeople } from "../../src/ui/shared/tool-error-line.ts";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -177,6 +178,10 @@ describe("the protected-file guard around exec nobody approved", () => {
     expect(statSync(join(project, ".git", "hooks", "pre-push")).mode & 0o777).toBe(0o755);
     expect(r.text).toContain("put back protected files");
     expect(r.details?.restoredProtected).toHaveLength(4);
+    // A person sees the command's output and a line of their own, not the note addressed to the model.
+    const shown = toolResultForPeople({ name: "exec", isError: r.isError, result: r.text, ...(r.details ? { details: r.details } : {}) });
+    expect(shown).not.toContain("needs the user's approval: name the file");
+    expect(shown).toContain("chatcli put back protected files this command changed:");
   });
 
   test("an exec the user approved keeps its changes (git remote add, git push -u write .git/config)", async () => {

@@ -35,6 +35,15 @@ describe("parseArgs", () => {
     expect(parse("update", "--version", "1.2.3")).toMatchObject({ kind: "update", version: "1.2.3", check: false });
   });
 
+  test("--rewind without --resume or --continue is a usage error naming both", () => {
+    const msg = usageError(["--rewind", "1"]);
+    expect(msg).toContain("--resume");
+    expect(msg).toContain("--continue");
+    expect(usageError(["-p", "x", "--rewind", "2"])).toContain("--resume");
+    expect(parse("--resume", "abc", "--rewind", "1")).toMatchObject({ kind: "interactive", resume: "abc", rewind: 1 });
+    expect(parse("--continue", "--rewind", "1")).toMatchObject({ kind: "interactive", continue: true, rewind: 1 });
+  });
+
   test("bad usage is a UsageError naming what was wrong", () => {
     expect(usageError(["--output-format", "xml", "-p", "x"])).toContain("xml");
     expect(usageError(["frobnicate"])).toContain("frobnicate");

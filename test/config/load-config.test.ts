@@ -79,6 +79,45 @@ describe("loadConfig precedence", () => {
     expect(() => load()).toThrow(/not valid JSON/);
   });
 
+  test("every bad key is listed at once, one per line", () => {
+    const file = join(project, ".chatcli", "settings.json");
+    writeFileSync(file, JSON.stringify({ contextWindow: "big", permissionMode: "yolo", ui: { screen: "tiny" }, sandbox: { network: "yes" } }));
+    let msg = "";
+    try {
+      load();
+    } catch (e) {
+      msg = (e as Error).message;
+    }
+    expect(msg).toContain(file);
+    for (const key of ['"contextWindow"', '"permissionMode"', '"ui.screen"', '"sandbox.network"']) expect(msg).toContain(key);
+    expect(msg.split("\n").filter((l) => l.includes("key \"")).length).toBe(4);
+  });
+
+  test("problems in the user and the project settings are reported together", () => {
+    writeFileSync(join(home, "settings.json"), JSON.stringify({ contextWindow: "big" }));
+    writeFileSync(join(project, ".chatcli", "settings.json"), "{ nope");
+    let msg = "";
+    try {
+      load();
+    } catch (e) {
+      msg = (e as Error).message;
+    }
+    expect(msg).toContain(join(home, "settings.json"));
+    expect(msg).toContain('"contextWindow"');
+    expect(msg).toContain(join(project, ".chatcli", "settings.json"));
+    expect(msg).toContain("line 1, column 3");
+  });
+
+  test("broken JSON names the line and column of the first error", () => {
+    const file = join(home, "settings.json");
+    writeFileSync(file, '{\n  "model": "m",\n  "provider": "ollama"\n  "permissionMode": "default"\n}\n');
+    expect(() => load()).toThrow(/line 4, column 3: found "\\"" where "," or "}" should be/);
+    writeFileSync(file, '{\n  "model": "m",\n}');
+    expect(() => load()).toThrow(/line 3, column 1: found "}" where a quoted key should be/);
+    writeFileSync(file, '{"model": "m"');
+    expect(() => load()).toThrow(/line 1, column 14: found the end of the file/);
+  });
+
   test("unknown keys are warnings, not errors", () => {
     writeFileSync(join(home, "settings.json"), JSON.stringify({ modle: "x", model: "m" }));
     const c = load();

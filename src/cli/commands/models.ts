@@ -2,8 +2,7 @@
 import type { Config } from "../../config/load-config.ts";
 import { LlmProviderError } from "../../llm/provider.ts";
 import { t } from "../../i18n/i18n.ts";
-import { describeLlmError } from "../describe-error.ts";
-import { CliFailure, providerFor } from "../resolve-model.ts";
+import { failureFrom, providerFor } from "../resolve-model.ts";
 
 export async function modelsCommand(cfg: Config, json: boolean, out: { write(s: string): unknown }): Promise<number> {
   const { provider, baseUrl } = providerFor(cfg);
@@ -11,7 +10,7 @@ export async function modelsCommand(cfg: Config, json: boolean, out: { write(s: 
   try {
     models = await provider.listModels();
   } catch (err) {
-    if (err instanceof LlmProviderError) throw new CliFailure(describeLlmError(err.error, { provider: cfg.provider, model: "", baseUrl }), 1);
+    if (err instanceof LlmProviderError) throw await failureFrom(err, { provider: cfg.provider, model: "", baseUrl }, fetch);
     throw err;
   }
   if (json) {

@@ -41,6 +41,21 @@ export function normalizeOllamaHost(raw: string | undefined): string {
   const auth = url.username ? `${url.username}${url.password ? `:${url.password}` : ""}@` : "";
   return `${url.protocol}//${auth}${url.hostname}:${port}${url.pathname}`.replace(/\/+$/, "");
 }
+/**
+ * Whether the server at `baseUrl` is Ollama: its `/api/version` answers JSON `{"version": "…"}`. Asked only after a
+ * request failed in a way Ollama would not fail (HTML, a 404 page, not JSON), to say so instead of quoting the page.
+ */
+export async function isOllamaServer(baseUrl: string, fetchImpl: typeof fetch = fetch): Promise<boolean> {
+  try {
+    const res = await fetchImpl(`${baseUrl}/api/version`, { signal: AbortSignal.timeout(2_000) });
+    if (!res.ok) return false;
+    return versionSchema.safeParse(await res.json()).success;
+  } catch {
+    return false;
+  }
+}
+const versionSchema = z.object({ version: z.string() });
+
 /** Cap on the num_ctx we ask for when the user did not choose one: a 128K KV cache does not fit most machines. */
 export const OLLAMA_DEFAULT_NUM_CTX_CAP = 32_768;
 /** What Ollama itself uses when /api/show says nothing. */

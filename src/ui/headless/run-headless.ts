@@ -10,6 +10,7 @@ import { withDeprecatedAliases, type HeadlessResultObject } from "../../protocol
 import { MarkupHoldback } from "../shared/markup-holdback.ts";
 import { DeltaCoalescer } from "./delta-coalescer.ts";
 import { t } from "../../i18n/i18n.ts";
+import { toolResultForPeople } from "../shared/tool-error-line.ts";
 
 export interface HeadlessResult {
   exitCode: number;
@@ -88,7 +89,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
         }
         return;
       case "tool.completed":
-        if (o.format === "text" && e.isError) o.stderr.write(`  ✗ ${firstLine(e.result)}\n`);
+        if (o.format === "text" && e.isError) o.stderr.write(`  ✗ ${firstLine(toolResultForPeople(e))}\n`);
         return;
       case "retry":
         if (o.format === "text") o.stderr.write(`${t("headless.retry", { provider: e.error.provider ?? "provider", kind: e.error.kind, seconds: (e.delayMs / 1000).toFixed(1), attempt: e.attempt })}\n`);

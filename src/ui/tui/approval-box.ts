@@ -5,6 +5,7 @@ import type { PendingApproval } from "./view-model.ts";
 import { chunk } from "./item-chunks.ts";
 import { colors } from "./theme.ts";
 import { t } from "../../i18n/i18n.ts";
+import { outsideProjectLine } from "../shared/outside-project-line.ts";
 
 const MAX_DIFF_LINES = 20;
 
@@ -13,6 +14,7 @@ export function approvalChunks(a: PendingApproval): TextChunk[] {
     chunk(`${a.tool}: `, colors.tool, TextAttributes.BOLD),
     chunk(a.action + "\n", colors.text),
   ];
+  if (a.outsideProject?.length) out.push(chunk(`${outsideProjectLine(a.outsideProject)}\n`, colors.warn, TextAttributes.BOLD));
   if (a.reason) out.push(chunk(a.reason + "\n", colors.dim));
   if (a.diff) {
     const lines = a.diff.replace(/\n$/, "").split("\n");

@@ -35,7 +35,8 @@ export function itemChunks(item: TranscriptItem, f: RenderFlags): TextChunk[] {
     case "notice": {
       const c = item.level === "error" ? colors.error : item.level === "warn" ? colors.warn : colors.dim;
       const mark = item.level === "error" ? "✗ " : item.level === "warn" ? "! " : "· ";
-      return [chunk(mark + item.text + "\n", c)];
+      // Continuation lines are indented under the first line's text, past the mark (/help's rows line up).
+      return [chunk(mark + item.text.split("\n").join("\n  ") + "\n", c)];
     }
   }
 }

@@ -26,4 +26,5 @@ export async function openModelPicker(app: TuiInternals, kind: "model" | "provid
     const c = v as ModelChoice;
     app.submit({ type: "set_model", provider: c.provider, model: c.model });
   });
+  app.syncNow();
 }

@@ -11,6 +11,8 @@ import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
 import type { SessionLike } from "../../protocol/session-like.ts";
 import { DisplayFilter } from "../shared/display-filter.ts";
 import { t } from "../../i18n/i18n.ts";
+import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
+import { outsideProjectLine } from "../shared/outside-project-line.ts";
 
 export interface PlainOutput {
   write(s: string): unknown;
@@ -78,18 +80,18 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         line(`→ ${e.title.startsWith(`${e.name} `) ? e.title : `${e.name} ${e.title}`}`);
         break;
       case "tool.completed":
-        if (e.isError) line(`✗ ${e.name}: ${firstLine(e.result)}`);
+        if (e.isError) line(`✗ ${toolErrorLine(e) ?? `${e.name}: ${firstLine(toolResultForPeople(e))}`}`);
         break;
       case "tool_use_summary":
         line(`● ${e.label}`);
         break;
       case "approval.requested":
         pendingApproval = e.requestId;
-        line(`? ${e.tool}: ${e.action}${e.diff ? "\n" + e.diff : ""}\n${t("plain.allow")}`);
+        line(`? ${e.tool}: ${e.action}${e.outsideProject?.length ? `\n  ${outsideProjectLine(e.outsideProject)}` : ""}${e.diff ? "\n" + e.diff : ""}\n${t("plain.allow")}`);
         marker(t("plain.allowPrompt"));
         break;
       case "notice":
-        line(`${e.level === "info" ? "·" : "!"} ${e.text}`);
+        line(`${e.level === "info" ? "·" : "!"} ${e.text.split("\n").join("\n  ")}`);
         break;
       case "error":
         line(t("plain.error", { message: e.message }));

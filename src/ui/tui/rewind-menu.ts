@@ -59,15 +59,16 @@ export class RewindMenu {
   ) {
     this.box = new BoxRenderable(renderer, {
       position: "absolute",
-      left: 1,
+      left: 0,
       top: 0,
-      width: "96%",
+      width: "100%",
       height: MENU_ROWS,
       zIndex: 110,
       border: true,
       borderStyle: "rounded",
       borderColor: colors.accent,
       backgroundColor: colors.bg,
+      shouldFill: true,
       title: t("rewind.title"),
       visible: false,
       flexDirection: "column",
@@ -112,6 +113,7 @@ export class RewindMenu {
 
   close(): void {
     this.box.visible = false;
+    this.select.blur();
     this.stepName = "closed";
     this.chosen = null;
     this.onClose();
@@ -122,7 +124,7 @@ export class RewindMenu {
     const info = typeof header === "string" ? new StyledText([chunk(header, colors.dim)]) : header;
     this.info.content = info;
     // Rows as drawn: a trailing newline is a row of its own, and long lines wrap inside the box.
-    const inner = Math.max(10, Math.floor(this.renderer.terminalWidth * 0.96) - 3);
+    const inner = Math.max(10, this.renderer.terminalWidth - 3);
     const infoRows = info.chunks
       .map((c) => c.text)
       .join("")

@@ -27,7 +27,12 @@ export function displayModeFromEnv(fallback: DisplayMode, env: Record<string, st
 
 export async function runTui(opts: RunTuiOptions): Promise<number> {
   const log = makeLogger(opts.logFile);
-  const restoreConsole = redirectConsole(log);
+  // After a hang-up the tty is gone: restoring it fails (EIO) and OpenTUI reports that on console.error with a
+  // stack. The hang-up gets one log line; console output after it is dropped.
+  let hungUp = false;
+  const restoreConsole = redirectConsole((msg) => {
+    if (!hungUp) log(msg);
+  });
   let renderer: CliRenderer | null = null;
   let app: TuiApp | null = null;
   let settle!: (code: number) => void;
@@ -48,7 +53,11 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     void closed.then(() => settle(code));
   };
   const onSignal = (code: number) => () => {
-    log(`signal → exit ${code}`);
+    if (code === 129) {
+      if (hungUp) return;
+      hungUp = true;
+      log("terminal hang-up (SIGHUP): exit 129");
+    } else log(`signal → exit ${code}`);
     try {
       opts.session.submit({ type: "shutdown" });
     } catch {

@@ -83,7 +83,10 @@ export class TuiApp {
     this.completionText = layout.completionText;
     this.prompt = layout.prompt;
     this.statusLine = layout.statusLine;
-    this.picker = new Picker(renderer, () => this.prompt.focus());
+    this.picker = new Picker(renderer, () => {
+      this.prompt.focus();
+      this.syncNow();
+    });
     renderer.root.add(this.root);
     renderer.root.add(this.picker.box);
     this.rewindMenu = opts.checkpoints
@@ -119,6 +122,11 @@ export class TuiApp {
   dispatch(input: ViewInput, immediate = true): void {
     if (this.destroyed) return;
     this.state = reduce(this.state, input, this.renderer.clock.now());
+    // The approval box takes the keys: no picker or menu may stay over it (or keep the focus) meanwhile.
+    if (input.type === "approval.requested") {
+      if (this.picker.isOpen) this.picker.close();
+      if (this.rewindMenu?.isOpen) this.rewindMenu.close();
+    }
     if (input.type === "rewound" && input.prompt) this.setPrompt(input.prompt);
     this.promptRestore.observe(input);
     if (immediate) this.syncNow();
@@ -146,6 +154,7 @@ export class TuiApp {
     this.syncApproval();
     this.syncSpinner();
     this.syncStatus();
+    if (this.picker.isOpen) this.picker.fit();
     if (this.opts.inline) this.syncFooterHeight();
     this.renderer.requestRender();
   }
@@ -283,7 +292,8 @@ export class TuiApp {
       (this.queueText.visible ? Math.min(this.state.queue.length, 5) + 1 : 0) +
       (this.approvalBox.visible ? 12 : 0) +
       (this.completionText.visible ? Math.min(this.input.completion?.items.length ?? 0, 8) : 0) +
-      (this.rewindMenu?.rows ?? 0);
+      (this.rewindMenu?.rows ?? 0) +
+      this.picker.rows;
     const promptRows = Math.min(8, Math.max(1, this.prompt.lineCount)) + 2;
     const liveRows = this.live ? Math.min(12, this.live.lineEstimate) : 0;
     const want = Math.max(4, Math.min(this.renderer.terminalHeight - 2, promptRows + 1 + extra + liveRows + (liveRows ? 1 : 0)));

@@ -42,19 +42,21 @@ export function buildTuiLayout(renderer: CliRenderer, inline: boolean, on: { sub
     root.add(transcript.scroll);
   }
   const queueText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 1 });
-  const approvalText = new TextRenderable(renderer, { content: "", width: "100%" });
+  const approvalText = new TextRenderable(renderer, { content: "", width: "100%", bg: colors.bg });
   const approvalBox = new BoxRenderable(renderer, {
     border: true,
     borderStyle: "rounded",
     borderColor: colors.warn,
     title: t("tui.approvalTitle"),
+    backgroundColor: colors.bg,
+    shouldFill: true,
     visible: false,
     flexShrink: 0,
     paddingLeft: 1,
     paddingRight: 1,
   });
   approvalBox.add(approvalText);
-  const completionText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 2 });
+  const completionText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 2, bg: colors.bg });
   const promptBox = new BoxRenderable(renderer, {
     border: true,
     borderStyle: "rounded",

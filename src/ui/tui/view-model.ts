@@ -13,6 +13,7 @@ import { FRESH_SCAN, scanFinishedBlocks, type BlockScan } from "./markdown-block
 import { attachKnownLabels, committedGroupItems, onToolUseSummary } from "./summary-labels.ts";
 import { t } from "../../i18n/i18n.ts";
 import { appendTail, tailOf, type OutputTail } from "../shared/output-tail.ts";
+import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -57,6 +58,7 @@ export interface PendingApproval {
   action: string;
   diff?: string;
   reason: string;
+  outsideProject?: string[];
 }
 
 export interface StatusState {
@@ -186,7 +188,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       return updateCall(state, input.callId, (c) => withTail(c, appendTail(tailOfView(c), input.output)));
     case "tool.completed":
       return updateCall(state, input.callId, (c) => ({
-        ...withTail(c, tailOf(input.result)),
+        // A result addressed to the model (a denial, "do not retry…") is shown as a short line for a person.
+        ...withTail(c, tailOf(toolResultForPeople(input))),
         status: input.isError ? "error" : "ok",
         durationMs: input.durationMs,
       }));
@@ -195,7 +198,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "approval.requested":
       return {
         ...state,
-        approval: { requestId: input.requestId, tool: input.tool, action: input.action, diff: input.diff, reason: input.reason },
+        approval: { requestId: input.requestId, tool: input.tool, action: input.action, diff: input.diff, reason: input.reason, ...(input.outsideProject ? { outsideProject: input.outsideProject } : {}) },
       };
     case "approval.resolved":
       return state.approval?.requestId === input.requestId ? { ...state, approval: null } : state;
@@ -290,7 +293,8 @@ export function itemsFromHistory(messages: readonly Message[]): TranscriptItem[]
     } else if (m.role === "tool") {
       const v = byId.get(m.toolCallId);
       if (v) {
-        Object.assign(v, withTail(v, tailOf(m.content)));
+        const line = m.isError ? toolErrorLine({ name: m.name, ...(m.errorCode ? { errorCode: m.errorCode } : {}) }) : undefined;
+        Object.assign(v, withTail(v, tailOf(line ?? m.content)));
         v.status = m.isError ? "error" : "ok";
       }
     }
