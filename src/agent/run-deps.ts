@@ -3,7 +3,7 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { LlmRequest, Purpose, Usage } from "../protocol/llm.ts";
 import type { AssistantMessage, Message, ToolCall } from "../protocol/message.ts";
 import type { LlmProvider } from "../llm/provider.ts";
-import type { ToolCallRequest, ToolHost } from "./tool-host.ts";
+import type { ApprovalRequest, ToolCallRequest, ToolHost } from "./tool-host.ts";
 
 export type ApprovalAnswer = "once" | "always" | "deny" | "deny_always";
 
@@ -32,7 +32,7 @@ export interface RunDeps {
   append(message: Message): void;
   /** Native: one tool message per call. Text protocol: one feedback user message. */
   appendToolResults(results: Message[], batchId: string, calls: ToolCallRequest[]): void;
-  requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
+  requestApproval(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   /** `provider`: set when the call was served by another provider than the session's (fallback chain). */
   recordUsage(usage: Usage, purpose: Purpose, model: string, provider?: string): void;
   /** After a context_too_long / payload_too_large rejection: shrink the history (attempt 1..3); true when it changed. */

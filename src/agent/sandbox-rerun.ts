@@ -25,6 +25,7 @@ export async function offerRerunOutsideSandbox(first: ToolRunResult, command: st
     tool: SANDBOX_RERUN_TOOL,
     action: command,
     reason: t(failure.kind === "network" ? "sandbox.rerunNetwork" : "sandbox.rerunFilesystem", { evidence: failure.evidence }),
+    noAlways: true,
   });
   if ((answer === "once" || answer === "always") && !ctx.signal.aborted) {
     const again = await rerun();

@@ -20,11 +20,22 @@ export interface ToolRunResult {
   details?: Record<string, unknown>;
 }
 
+/** What a tool call asks a person (the `approval.requested` event carries the same fields). */
+export interface ApprovalRequest {
+  tool: string;
+  action: string;
+  diff?: string;
+  reason: string;
+  outsideProject?: string[];
+  /** No "always" is offered: nothing would be remembered (a protected path, the sandbox re-run question). */
+  noAlways?: boolean;
+}
+
 export interface ToolRunContext {
   signal: AbortSignal;
   onUpdate(chunk: string): void;
   /** Ask the user; resolves with the decision. Headless resolves from the permission mode. */
-  requestApproval(req: { tool: string; action: string; diff?: string; reason: string; outsideProject?: string[] }): Promise<"once" | "always" | "deny" | "deny_always">;
+  requestApproval(req: ApprovalRequest): Promise<"once" | "always" | "deny" | "deny_always">;
 }
 
 export interface ToolHost {

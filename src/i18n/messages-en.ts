@@ -98,6 +98,8 @@ export const en = {
   "view.providerSwitched": "Provider switched {from} → {to}: {reason}",
   "plain.allow": "  type y (allow once), a (always), n (deny) or N (never), then Enter; anything else denies",
   "plain.allowPrompt": "allow [y/a/n/N]> ",
+  "plain.allowNoAlways": "  type y (allow once), n (deny) or N (never), then Enter; anything else denies",
+  "plain.allowPromptNoAlways": "allow [y/n/N]> ",
   "plain.error": "error: {message}",
   "plain.retry": "retry {attempt} in {seconds}s: {message}",
   "headless.retry": "{provider}: {kind}, retrying in {seconds}s (attempt {attempt})",

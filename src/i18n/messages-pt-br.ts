@@ -98,6 +98,8 @@ export const ptBR: Record<MessageKey, string> = {
   "view.providerSwitched": "Provedor trocado {from} → {to}: {reason}",
   "plain.allow": "  digite y (permitir uma vez), a (sempre), n (negar) ou N (nunca) e Enter; qualquer outra resposta nega",
   "plain.allowPrompt": "permitir [y/a/n/N]> ",
+  "plain.allowNoAlways": "  digite y (permitir uma vez), n (negar) ou N (nunca) e Enter; qualquer outra resposta nega",
+  "plain.allowPromptNoAlways": "permitir [y/n/N]> ",
   "plain.error": "erro: {message}",
   "plain.retry": "nova tentativa {attempt} em {seconds}s: {message}",
   "headless.retry": "{provider}: {kind}, nova tentativa em {seconds}s (tentativa {attempt})",

@@ -141,6 +141,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     reason: z.string(),
     /** Paths the action names outside the project (as written), for the person deciding. */
     outsideProject: z.array(z.string()).optional(),
+    /** No "always" is offered: nothing would be remembered (a protected path, the sandbox re-run question). */
+    noAlways: z.boolean().optional(),
   }),
   z.object({ type: z.literal("approval.resolved"), requestId: z.string(), decision: approvalDecisionSchema }),
   z.object({

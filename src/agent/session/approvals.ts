@@ -1,9 +1,10 @@
 /** Pending approval round trips: `approval.requested` out, the `approval` op back in (or `deny` on interrupt). */
 import type { AgentEvent, ApprovalDecision } from "../../protocol/events.ts";
+import type { ApprovalRequest } from "../tool-host.ts";
 import type { ApprovalAnswer } from "../run-deps.ts";
 import type { SessionHooks } from "./session-options.ts";
 
-export type ApprovalRequest = { tool: string; action: string; diff?: string; reason: string; outsideProject?: string[] };
+export type { ApprovalRequest };
 
 export class Approvals {
   private readonly pending = new Map<string, (d: ApprovalDecision) => void>();
@@ -19,7 +20,7 @@ export class Approvals {
     if (auto) {
       // Headless: the ask and its automatic answer are still events, so a stream-json consumer sees the denial.
       const id = this.newId("approval");
-      this.emit({ type: "approval.requested", requestId: id, tool: req.tool, action: req.action, reason: req.reason, ...(req.diff ? { diff: req.diff } : {}), ...(req.outsideProject?.length ? { outsideProject: req.outsideProject } : {}) });
+      this.emit(requestedEvent(id, req));
       this.emit({ type: "approval.resolved", requestId: id, decision: auto });
       return Promise.resolve(auto);
     }
@@ -27,7 +28,7 @@ export class Approvals {
     const requestId = this.newId("approval");
     return new Promise((resolve) => {
       this.pending.set(requestId, resolve);
-      this.emit({ type: "approval.requested", requestId, tool: req.tool, action: req.action, reason: req.reason, ...(req.diff ? { diff: req.diff } : {}), ...(req.outsideProject?.length ? { outsideProject: req.outsideProject } : {}) });
+      this.emit(requestedEvent(requestId, req));
     });
   }
 
@@ -44,4 +45,17 @@ export class Approvals {
   denyAll(): void {
     for (const id of [...this.pending.keys()]) this.answer(id, "deny");
   }
+}
+
+function requestedEvent(requestId: string, req: ApprovalRequest): AgentEvent {
+  return {
+    type: "approval.requested",
+    requestId,
+    tool: req.tool,
+    action: req.action,
+    reason: req.reason,
+    ...(req.diff ? { diff: req.diff } : {}),
+    ...(req.outsideProject?.length ? { outsideProject: req.outsideProject } : {}),
+    ...(req.noAlways ? { noAlways: true } : {}),
+  };
 }

@@ -10,7 +10,7 @@ import { safeHead } from "../../util/text.ts";
 import { t } from "../../i18n/i18n.ts";
 import { runAgent, type RunOutcome } from "../loop.ts";
 import type { ApprovalAnswer, PreparedRequest, RunDeps } from "../run-deps.ts";
-import type { ToolCallRequest } from "../tool-host.ts";
+import type { ApprovalRequest, ToolCallRequest } from "../tool-host.ts";
 import { finishAssistant } from "./assistant-reply.ts";
 import type { SessionHistory } from "./session-history.ts";
 import type { ModelBinding, TurnOptions } from "./session-options.ts";
@@ -28,7 +28,7 @@ export interface TurnHost {
   now(): number;
   /** Type-ahead input to deliver between two model calls of this run (the queue is left empty), if any. */
   takeQueued(): string | undefined;
-  requestApproval(req: { tool: string; action: string; diff?: string; reason: string }, signal: AbortSignal): Promise<ApprovalAnswer>;
+  requestApproval(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
   recordUsage(usage: Usage, purpose: Purpose, model: string, provider?: string): void;
 }
 

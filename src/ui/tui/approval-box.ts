@@ -26,15 +26,17 @@ export function approvalChunks(a: PendingApproval): TextChunk[] {
   }
   out.push(
     chunk(`${t("approval.once")}  `, colors.user, TextAttributes.BOLD),
-    chunk(`${t("approval.always")}  `, colors.accent, TextAttributes.BOLD),
+    ...(a.noAlways ? [] : [chunk(`${t("approval.always")}  `, colors.accent, TextAttributes.BOLD)]),
     chunk(`${t("approval.deny")}  `, colors.error, TextAttributes.BOLD),
     chunk(t("approval.denyAlways"), colors.error, TextAttributes.BOLD),
   );
   return out;
 }
 
-export function decisionForKey(k: KeyEvent): ApprovalDecision | null {
+/** `noAlways`: the box offers no "always", so its keys do nothing. */
+export function decisionForKey(k: KeyEvent, noAlways = false): ApprovalDecision | null {
   if (k.ctrl || k.meta) return null;
+  if (noAlways && (k.name === "a" || k.name === "2")) return null;
   switch (k.name) {
     case "y":
     case "1":

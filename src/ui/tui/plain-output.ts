@@ -31,6 +31,8 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   let running = false;
   let inputEnded = false;
   let pendingApproval: string | null = null;
+  /** The pending approval offers no "always" (`a` then denies, like any other answer it does not offer). */
+  let pendingNoAlways = false;
   // Lines typed while a turn runs wait in the session's queue; input ending must not drop them.
   let queued = 0;
   // Lines read while a turn runs wait here and are submitted one per turn, so a piped script of any length is
@@ -87,8 +89,9 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         break;
       case "approval.requested":
         pendingApproval = e.requestId;
-        line(`? ${e.tool}: ${e.action}${e.outsideProject?.length ? `\n  ${outsideProjectLine(e.outsideProject)}` : ""}${e.diff ? "\n" + e.diff : ""}\n${t("plain.allow")}`);
-        marker(t("plain.allowPrompt"));
+        pendingNoAlways = e.noAlways === true;
+        line(`? ${e.tool}: ${e.action}${e.outsideProject?.length ? `\n  ${outsideProjectLine(e.outsideProject)}` : ""}${e.diff ? "\n" + e.diff : ""}\n${t(e.noAlways ? "plain.allowNoAlways" : "plain.allow")}`);
+        marker(t(e.noAlways ? "plain.allowPromptNoAlways" : "plain.allowPrompt"));
         break;
       case "notice":
         line(`${e.level === "info" ? "·" : "!"} ${e.text.split("\n").join("\n  ")}`);
@@ -126,7 +129,8 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
     if (pendingApproval) {
       const id = pendingApproval;
       pendingApproval = null;
-      session.submit({ type: "approval", requestId: id, decision: decisionFromLine(text) });
+      const decision = decisionFromLine(text);
+      session.submit({ type: "approval", requestId: id, decision: pendingNoAlways && decision === "always" ? "deny" : decision });
       maybeDone();
       return;
     }

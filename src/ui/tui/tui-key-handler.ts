@@ -138,7 +138,7 @@ function onApprovalKey(app: TuiInternals, k: KeyEvent, now: number): void {
     app.submit({ type: "interrupt" });
     return;
   }
-  const decision = decisionForKey(k);
+  const decision = decisionForKey(k, a.noAlways === true);
   if (!decision) return;
   app.submit({ type: "approval", requestId: a.requestId, decision });
   app.dispatch({ type: "approval.resolved", requestId: a.requestId, decision });

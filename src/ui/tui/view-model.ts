@@ -59,6 +59,7 @@ export interface PendingApproval {
   diff?: string;
   reason: string;
   outsideProject?: string[];
+  noAlways?: boolean;
 }
 
 export interface StatusState {
@@ -198,7 +199,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "approval.requested":
       return {
         ...state,
-        approval: { requestId: input.requestId, tool: input.tool, action: input.action, diff: input.diff, reason: input.reason, ...(input.outsideProject ? { outsideProject: input.outsideProject } : {}) },
+        approval: { requestId: input.requestId, tool: input.tool, action: input.action, diff: input.diff, reason: input.reason, ...(input.outsideProject ? { outsideProject: input.outsideProject } : {}), ...(input.noAlways ? { noAlways: true } : {}) },
       };
     case "approval.resolved":
       return state.approval?.requestId === input.requestId ? { ...state, approval: null } : state;
