@@ -22,6 +22,8 @@ export interface SlashSession {
   /** Anything but `idle` means a run or a side task (compaction, model switch, rewind) holds the session. */
   readonly status: string;
   readonly contextWindow: number;
+  /** What the next request carries (the meter after a load shows this, not the figure recorded then). */
+  contextTokens?(): number;
   replaceHistory(messages: Message[], reason: string, announce?: boolean): void;
   publish(e: AgentEvent): void;
 }
@@ -96,7 +98,7 @@ function session(d: SlashDeps, args: string): string {
       recorder.suspend(() => {
         d.session.replaceHistory(loaded.history, "session_load", false);
         d.session.publish({ type: "history.replaced", messages: [] });
-        for (const e of transcriptEvents(loaded, { contextWindow: d.session.contextWindow })) d.session.publish(e);
+        for (const e of transcriptEvents(loaded, { contextWindow: d.session.contextWindow, ...(d.session.contextTokens ? { contextTokens: d.session.contextTokens() } : {}) })) d.session.publish(e);
       });
       const model = loaded.lastModel.model ? t("slash.recordedWith", { model: `${loaded.lastModel.provider}:${loaded.lastModel.model}` }) : "";
       return t("slash.loaded", { id: loaded.meta.id, count: loaded.messageCount, model });

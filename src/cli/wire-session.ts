@@ -178,6 +178,7 @@ export function wireSession(o: WireOptions): WiredSession {
   const compactionDir = join(cfg.home, "compaction");
   paths.addReadPath(compactionDir);
   let archive: ((m: Message[]) => string | undefined) | undefined;
+  let compactionLog: Logger | undefined;
   const context = createContextManager({
     contextWindow: () => session?.contextWindow ?? contextWindow,
     overheadTokens: () => {
@@ -195,6 +196,8 @@ export function wireSession(o: WireOptions): WiredSession {
     }),
     archive: (m) => (archive ??= createArchiver(compactionDir, { sessionId, redact: createRedactor(cfg.env) }))(m),
     ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
+    // The screen gets one line per compaction; what each level did (and why a summary failed) goes to the log.
+    log: (line) => (compactionLog ??= scrubbedLogger(cfg)).info(line),
   });
   const store = o.store ?? new SessionStore({ home: cfg.home, env: cfg.env });
   const contexts = new ContextManager({ dir: join(cfg.home, "contexts"), projectRoot: cfg.projectRoot, paths });
@@ -349,9 +352,14 @@ export function earlyExitFromEnv(env: Record<string, string | undefined>): numbe
 }
 
 /** The fast-model labeller (never the main model); its tokens are recorded under the purpose tool_use_summary. */
-function wireSummaries(cfg: Config, usage: UsageTracker, publish: (e: import("../protocol/events.ts").AgentEvent) => void): ToolUseSummarizer | undefined {
+function scrubbedLogger(cfg: Config): Logger {
   const logger = new Logger(join(cfg.home, "logs"));
   logger.addScrubber(createRedactor(cfg.env));
+  return logger;
+}
+
+function wireSummaries(cfg: Config, usage: UsageTracker, publish: (e: import("../protocol/events.ts").AgentEvent) => void): ToolUseSummarizer | undefined {
+  const logger = scrubbedLogger(cfg);
   const r = summarizerFromConfig({
     env: cfg.env,
     settings: cfg.settings,

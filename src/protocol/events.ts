@@ -157,7 +157,18 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     messagesAfter: z.number(),
     tokensBefore: z.number(),
     tokensAfter: z.number(),
+    /** The details in words (what each level did, where the originals were saved), for logs and consumers. */
     summary: z.string(),
+    /** What started it: before a model call (auto), `/compact` (manual), the provider said "too large" (overflow). */
+    trigger: z.enum(["auto", "manual", "overflow"]).optional(),
+    /** Older messages replaced by a model-written summary. */
+    summarized: z.number().optional(),
+    /** Older messages removed without a summary (their user requests are quoted in a note). */
+    dropped: z.number().optional(),
+    /** Messages kept but shortened (old outputs, long arguments, big pastes). */
+    shortened: z.number().optional(),
+    /** Why the summary level did not run or failed, when it did not. */
+    summaryError: z.string().optional(),
   }),
   z.object({ type: z.literal("checkpoint.saved"), checkpointId: z.string(), label: z.string(), messageCount: z.number() }),
   z.object({ type: z.literal("rewound"), checkpointId: z.string(), mode: rewindModeSchema, prompt: z.string() }),

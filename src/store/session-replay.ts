@@ -10,8 +10,19 @@ import { t } from "../i18n/i18n.ts";
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 
-export function transcriptEvents(s: LoadedSession, opts: { contextWindow?: number } = {}): AgentEvent[] {
-  const out: AgentEvent[] = s.viewEvents.length ? [...s.viewEvents] : s.history.length ? [{ type: "history.replaced", messages: s.history }] : [];
+/**
+ * `contextWindow` / `contextTokens`: the live session's figures. The recorded `turn.completed` events carry the
+ * meter as it was then (another model's window, a history since rewound); the redrawn screen shows today's.
+ */
+export function transcriptEvents(s: LoadedSession, opts: { contextWindow?: number; contextTokens?: number } = {}): AgentEvent[] {
+  const recorded: AgentEvent[] = s.viewEvents.length ? [...s.viewEvents] : s.history.length ? [{ type: "history.replaced", messages: s.history }] : [];
+  const out = recorded.map((e): AgentEvent => {
+    if (e.type === "turn.completed") {
+      return { ...e, ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}), ...(opts.contextTokens !== undefined ? { contextTokens: opts.contextTokens } : {}) };
+    }
+    if (e.type === "model.changed" && opts.contextWindow) return { ...e, contextWindow: opts.contextWindow };
+    return e;
+  });
   let open: string | undefined;
   for (const e of out) {
     if (e.type === "turn.started") open = e.turnId;
@@ -19,7 +30,7 @@ export function transcriptEvents(s: LoadedSession, opts: { contextWindow?: numbe
   }
   if (open !== undefined) {
     out.push({ type: "notice", level: "warn", text: t("core.unfinishedTurn") });
-    out.push({ type: "turn.completed", turnId: open, stopReason: "interrupted", usage: ZERO, totalUsage: ZERO, contextTokens: 0, contextWindow: opts.contextWindow ?? 0 });
+    out.push({ type: "turn.completed", turnId: open, stopReason: "interrupted", usage: ZERO, totalUsage: ZERO, contextTokens: opts.contextTokens ?? 0, contextWindow: opts.contextWindow ?? 0 });
   }
   for (const w of s.warnings) out.push({ type: "notice", level: "warn", text: w });
   return out;

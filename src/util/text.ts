@@ -65,3 +65,28 @@ export function tailFromLine(s: string, n: number): string {
   const first = tail.indexOf("\n");
   return first !== -1 && first < tail.length / 2 ? tail.slice(first + 1) : tail;
 }
+
+/**
+ * The first `n` code units cut where a person would cut: at the last line end, else the last space, when one
+ * lies in the last third; only a text with neither (one long word, a hash) is cut mid-word.
+ */
+export function headAtBoundary(s: string, n: number): string {
+  const head = safeHead(s, n);
+  if (head.length >= s.length) return head;
+  const floor = (head.length * 2) / 3;
+  const nl = head.lastIndexOf("\n");
+  if (nl > floor) return head.slice(0, nl);
+  const sp = Math.max(head.lastIndexOf(" "), head.lastIndexOf("\t"));
+  return sp > floor ? head.slice(0, sp) : head;
+}
+
+/** The last `n` code units starting where a line (else a word) starts, when one does in the first third. */
+export function tailAtBoundary(s: string, n: number): string {
+  const tail = safeTail(s, n);
+  if (tail.length >= s.length) return tail;
+  const ceil = tail.length / 3;
+  const nl = tail.indexOf("\n");
+  if (nl !== -1 && nl < ceil) return tail.slice(nl + 1);
+  const m = /[ \t]/.exec(tail);
+  return m && m.index < ceil ? tail.slice(m.index + 1) : tail;
+}

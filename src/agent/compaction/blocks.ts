@@ -4,7 +4,7 @@
  * follows it (text protocol); a cut never falls inside one.
  */
 import type { Message } from "../../protocol/message.ts";
-import { safeHead, safeTail } from "../../util/text.ts";
+import { headAtBoundary, tailAtBoundary } from "../../util/text.ts";
 
 const INJECTED_CONTEXT = [/^\[MEMORY CONTEXT — loaded from \d{4}-\d{2}-\d{2}\]/, /^📦 CONTEX?TO?:/m];
 
@@ -57,11 +57,14 @@ export function recentStart(history: readonly Message[], keep: number): number {
   return snapToBlockStart(history, Math.max(sys, history.length - keep), sys);
 }
 
-/** First `head` and last `tail` characters with a marker saying how much was left out (surrogate-safe). */
+/**
+ * First `head` and last `tail` characters with a marker saying how much was left out: surrogate-safe, and cut
+ * at a line end or between words whenever one is near (a person reads these in the transcript).
+ */
 export function headTail(text: string, head: number, tail: number, marker: (omitted: number) => string): string {
   if (text.length <= head + tail) return text;
-  const h = safeHead(text, head);
-  const t = tail > 0 ? safeTail(text, tail) : "";
+  const h = headAtBoundary(text, head);
+  const t = tail > 0 ? tailAtBoundary(text, tail) : "";
   return `${h}${marker(text.length - h.length - t.length)}${t}`;
 }
 

@@ -52,9 +52,5 @@ export function computeBudget(input: BudgetInput): Budget {
   return { contextWindow: window, ratio, triggerTokens, historyBudget, targetTokens, historyTarget };
 }
 
-/** Human figure for notices: 1234 → "1.2K", 32768 → "32.8K". */
-export function formatTokens(n: number): string {
-  if (n < 1000) return String(Math.round(n));
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}K`;
-  return `${(n / 1_000_000).toFixed(2)}M`;
-}
+/** Token counts in notices and logs: the status line's one format (83.7k, 1.5M). */
+export { formatTokens } from "../../llm/usage.ts";

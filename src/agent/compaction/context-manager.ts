@@ -28,6 +28,8 @@ export interface ContextManagerOptions {
   timeoutMs?: number;
   /** Said once, before the first model call (e.g. that the window is an assumed default). */
   windowNote?: string;
+  /** Where the details of each compaction go (the log file); the screen gets one line per compaction. */
+  log?: (line: string) => void;
 }
 
 /** The notice for a model whose window nobody reported: the figure assumed and how to change it. */
@@ -50,7 +52,12 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
   // `overhead` composes the whole system prompt: callers that need it too pass theirs instead of a second one.
   const budget = (ratio?: number, overhead = o.overheadTokens()): Budget =>
     computeBudget({ contextWindow: o.contextWindow(), agent: o.agent(), overheadTokens: overhead, ...(ratio !== undefined ? { ratio } : {}) });
-  const deps = { ...(o.summarize ? { summarize: o.summarize } : {}), ...(o.archive ? { archive: o.archive } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) };
+  const deps = {
+    ...(o.summarize ? { summarize: o.summarize } : {}),
+    ...(o.archive ? { archive: o.archive } : {}),
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.log ? { log: o.log } : {}),
+  };
   const summarizerWindow = () => o.summarizerWindow?.() ?? o.contextWindow();
   let noted = false;
   return {
@@ -71,11 +78,12 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
       return out;
     },
     async compact(ctx) {
-      if (ctx.history.length < 4) {
+      const overhead = o.overheadTokens();
+      // A short history is still compacted when it does not fit (a few huge messages): shortened, not summarized away.
+      if (ctx.history.length < 4 && estimateTokens(ctx.history) <= budget(MANUAL_COMPACT_RATIO, overhead).historyTarget) {
         ctx.emit({ type: "notice", level: "warn", text: t("core.historyTooShort") });
         return undefined;
       }
-      const overhead = o.overheadTokens();
       const r = await compactHistory(
         {
           history: ctx.history,
@@ -89,9 +97,7 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
         },
         deps,
       );
-      if (r.level === 0) return undefined;
-      ctx.emit({ type: "notice", level: "info", text: t("core.compactedCount", { before: ctx.history.length, after: r.messages.length }) });
-      return r.messages;
+      return r.level === 0 ? undefined : r.messages;
     },
     recoverOverflow(ctx) {
       if (ctx.attempt > MAX_RECOVERY_ATTEMPTS) return undefined;
@@ -101,8 +107,9 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
       if (!r) return undefined;
       const before = estimateTokens(ctx.history) + overhead;
       const after = estimateTokens(r.messages) + overhead;
-      ctx.emit({ type: "notice", level: "warn", text: t("core.tooLarge", { attempt: ctx.attempt, max: MAX_RECOVERY_ATTEMPTS, description: r.description, before: formatTokens(before), after: formatTokens(after) }) });
-      ctx.emit({ type: "compaction", level: 3, messagesBefore: ctx.history.length, messagesAfter: r.messages.length, tokensBefore: before, tokensAfter: after, summary: `overflow recovery ${ctx.attempt}: ${r.description}` });
+      const summary = `overflow recovery ${ctx.attempt}/${MAX_RECOVERY_ATTEMPTS}: ${r.description}`;
+      o.log?.(`compaction: the provider said the request was too large; ${summary} (${formatTokens(before)} → ${formatTokens(after)} tokens)`);
+      ctx.emit({ type: "compaction", level: 3, messagesBefore: ctx.history.length, messagesAfter: r.messages.length, tokensBefore: before, tokensAfter: after, summary, trigger: "overflow", ...r.counts });
       return r.messages;
     },
   };

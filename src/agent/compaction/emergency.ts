@@ -50,13 +50,14 @@ export function truncationNotice(dropped: readonly Message[], archivePath: strin
  * text go first; the user's messages, summaries and verbatim messages only when nothing else is left.
  * System messages are never shrunk. Stops when it fits, when nothing is shrinkable, or without progress.
  */
-export function shrinkToBudget(history: Message[], budgetTokens: number): { messages: Message[]; shrunk: number } {
+export function shrinkToBudget(history: Message[], budgetTokens: number, opts: { protectedToo?: boolean } = {}): { messages: Message[]; shrunk: number } {
   let msgs = history;
   let shrunk = 0;
+  const protectedToo = opts.protectedToo ?? true;
   for (let guard = 0; guard < 2 * history.length + 8; guard++) {
     const total = estimateTokens(msgs);
     if (total <= budgetTokens) break;
-    const idx = largest(msgs, false) ?? largest(msgs, true);
+    const idx = largest(msgs, false) ?? (protectedToo ? largest(msgs, true) : undefined);
     if (idx === undefined) break;
     const m = msgs[idx]!;
     const deficitChars = (total - budgetTokens) * CHARS_PER_TOKEN;

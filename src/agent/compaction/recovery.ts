@@ -34,11 +34,14 @@ export function giveUpMessage(e: LlmError, window: number): string {
 export interface RecoveryResult {
   messages: Message[];
   description: string;
+  /** For the one-line report: messages dropped / shortened (0s left out). */
+  counts: { dropped?: number; shortened?: number };
 }
 
 export function recoverFromOverflow(history: Message[], attempt: number, budget: Budget, archive?: (m: Message[]) => string | undefined): RecoveryResult | undefined {
   let msgs = ensureToolResultPairing(history).messages;
   let description: string;
+  let counts: RecoveryResult["counts"] = {};
   if (attempt <= 1) {
     msgs = trimHistory(msgs, { keepRecent: 0, all: true, outputThreshold: RECOVERY_OUTPUT_THRESHOLD }).messages;
     msgs = msgs.map((m) =>
@@ -47,20 +50,24 @@ export function recoverFromOverflow(history: Message[], attempt: number, budget:
         : m,
     );
     msgs = shrinkToBudget(msgs, Math.floor(budget.historyBudget / 2)).messages;
+    const shortened = msgs.filter((m, i) => m !== history[i]).length;
+    if (shortened) counts = { shortened };
     description = "halved budgets: long outputs and answers shortened";
   } else if (attempt === 2) {
     const r = emergencyTruncate(msgs, EMERGENCY_KEEP_MESSAGES, archive);
     msgs = r.messages;
+    if (r.dropped) counts = { dropped: r.dropped };
     description = `emergency truncation: ${r.dropped} old messages dropped, the last ${EMERGENCY_KEEP_MESSAGES} kept`;
   } else {
     const r = emergencyTruncate(msgs, NUCLEAR_KEEP_MESSAGES, archive);
     const c = capMessages(r.messages, NUCLEAR_MESSAGE_CAP);
     msgs = c.messages;
+    counts = { ...(r.dropped ? { dropped: r.dropped } : {}), ...(c.capped ? { shortened: c.capped } : {}) };
     description = `emergency truncation: ${r.dropped} old messages dropped, the last ${NUCLEAR_KEEP_MESSAGES} kept, ${c.capped} capped at ${NUCLEAR_MESSAGE_CAP} chars`;
   }
   msgs = ensureToolResultPairing(msgs).messages;
   if (sameMessages(msgs, history)) return undefined;
-  return { messages: msgs, description };
+  return { messages: msgs, description, counts };
 }
 
 function sameMessages(a: readonly Message[], b: readonly Message[]): boolean {

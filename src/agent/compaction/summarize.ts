@@ -38,6 +38,8 @@ export interface SummarizeOptions {
   archive?: (messages: Message[]) => string | undefined;
   onProgress?: (text: string) => void;
   timeoutMs?: number;
+  /** Fewest older messages worth a summary (default MIN_MIDDLE_MESSAGES, MIN_GUIDED_MIDDLE_MESSAGES with an instruction). */
+  minMiddle?: number;
 }
 
 export type SummarizeResult = { messages: Message[]; summarized: number; archivePath?: string } | { skipped: string };
@@ -134,7 +136,7 @@ export async function structuredSummarize(history: Message[], opts: SummarizeOpt
   const sysEnd = systemPrefixEnd(history);
   const cut = recentStart(history, opts.keepRecent);
   const middle = history.slice(sysEnd, cut);
-  const min = opts.instruction ? MIN_GUIDED_MIDDLE_MESSAGES : MIN_MIDDLE_MESSAGES;
+  const min = opts.minMiddle ?? (opts.instruction ? MIN_GUIDED_MIDDLE_MESSAGES : MIN_MIDDLE_MESSAGES);
   if (cut <= sysEnd || middle.length < min) return { skipped: `only ${middle.length} message(s) before the last ${opts.keepRecent}` };
   if (opts.signal.aborted) throw new CompactionCancelled();
 

@@ -11,6 +11,7 @@ import { MarkupHoldback } from "../shared/markup-holdback.ts";
 import { DeltaCoalescer } from "./delta-coalescer.ts";
 import { t } from "../../i18n/i18n.ts";
 import { toolResultForPeople } from "../shared/tool-error-line.ts";
+import { compactionLine } from "../shared/compaction-line.ts";
 
 export interface HeadlessResult {
   exitCode: number;
@@ -104,7 +105,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
         if (o.format === "text") o.stderr.write(`${e.summary}\n`);
         return;
       case "compaction":
-        if (o.format === "text") o.stderr.write(`${t("headless.compaction", { level: e.level, before: e.messagesBefore, after: e.messagesAfter, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter })}\n`);
+        if (o.format === "text") o.stderr.write(`${compactionLine(e)}\n`);
         return;
       case "approval.requested":
         return;

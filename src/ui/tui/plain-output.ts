@@ -13,6 +13,7 @@ import { DisplayFilter } from "../shared/display-filter.ts";
 import { t } from "../../i18n/i18n.ts";
 import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
 import { outsideProjectLine } from "../shared/outside-project-line.ts";
+import { compactionLine } from "../shared/compaction-line.ts";
 
 export interface PlainOutput {
   write(s: string): unknown;
@@ -95,6 +96,9 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         break;
       case "notice":
         line(`${e.level === "info" ? "·" : "!"} ${e.text.split("\n").join("\n  ")}`);
+        break;
+      case "compaction":
+        line(`· ${compactionLine(e)}`);
         break;
       case "error":
         line(t("plain.error", { message: e.message }));

@@ -35,6 +35,8 @@ function statusParts(state: ViewState, now: number, spinnerFrame: number): Part[
   if (s.contextWindow > 0) {
     const pct = Math.round((s.contextTokens / s.contextWindow) * 100);
     parts.push({ text: `${formatTokens(s.contextTokens)}/${formatTokens(s.contextWindow)} (${pct}%)`, keep: 50, short: `${pct}%` });
+    // Over the window the next request would be cut or refused: say what helps.
+    if (s.contextTokens > s.contextWindow) parts.push({ text: t("status.overWindow"), keep: 50, short: "/compact" });
   } else if (s.contextTokens > 0) parts.push({ text: t("status.ctx", { tokens: formatTokens(s.contextTokens) }), keep: 50 });
   // No priced call yet (local Ollama, unknown models): no cost segment, as /stats says "cost n/a".
   if (s.costUsd !== undefined) parts.push({ text: formatCost(s.costUsd), keep: 30 });

@@ -111,6 +111,8 @@ export class TuiApp {
     this.unsubscribe = opts.session.subscribe((e) => {
       for (const shown of display.apply(e)) this.dispatch(shown, false);
     });
+    // A resumed transcript was just replayed with the meter of its time: today's model and history win.
+    if (opts.contextWindow) this.dispatch({ type: "ui.set_context", tokens: opts.contextTokens ?? this.state.status.contextTokens, window: opts.contextWindow }, false);
     opts.sandboxState?.then((s) => {
       this.dispatch({ type: "ui.set_sandbox", label: s.label });
       if (s.notice) this.dispatch({ type: "ui.notice", ...s.notice });

@@ -14,6 +14,7 @@ import { attachKnownLabels, committedGroupItems, onToolUseSummary } from "./summ
 import { t } from "../../i18n/i18n.ts";
 import { appendTail, tailOf, type OutputTail } from "../shared/output-tail.ts";
 import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
+import { compactionLine } from "../shared/compaction-line.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -108,7 +109,9 @@ export type UiAction =
   | { type: "ui.clear" }
   | { type: "ui.set_permission_mode"; mode: PermissionMode }
   /** The sandbox probe answered after start: the status-line segment (undefined = commands are contained). */
-  | { type: "ui.set_sandbox"; label: string | undefined };
+  | { type: "ui.set_sandbox"; label: string | undefined }
+  /** The live session's meter, applied after a resumed transcript was replayed (its figures are from then). */
+  | { type: "ui.set_context"; tokens: number; window: number };
 
 export type ViewInput = AgentEvent | UiAction;
 
@@ -206,12 +209,11 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "pipeline":
       // Issue 5: the one-line repair/budget/microcompact report is shown in every display mode.
       return addNotice(state, "info", input.summary);
-    case "compaction":
-      return addNotice(
-        state,
-        "info",
-        t("view.compacted", { level: input.level, before: input.messagesBefore, after: input.messagesAfter, tokensBefore: input.tokensBefore, tokensAfter: input.tokensAfter }),
-      );
+    case "compaction": {
+      // The meter follows at once: what the next request carries is the compacted history.
+      const s = addNotice(state, "info", compactionLine(input));
+      return { ...s, status: { ...s.status, contextTokens: input.tokensAfter } };
+    }
     case "checkpoint.saved":
       return { ...state, lastCheckpointId: input.checkpointId };
     case "rewound":
@@ -237,6 +239,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       const { sandbox: _old, ...rest } = state.status;
       return { ...state, status: input.label ? { ...rest, sandbox: input.label } : rest };
     }
+    case "ui.set_context":
+      return { ...state, status: { ...state.status, contextTokens: input.tokens, contextWindow: input.window || state.status.contextWindow } };
     case "queue.updated":
       return { ...state, queue: input.items, queuePaused: input.paused === true };
     case "notice":
