@@ -104,6 +104,8 @@ export const en = {
   "compaction.trimmed": "old details trimmed",
   "compaction.noSummary": "no summary: {error}",
   "status.overWindow": "too full: /compact",
+  "view.summaryHeader": "Earlier conversation, summarized ({count} messages):",
+  "view.truncatedHeader": "{count} earlier messages were removed to fit the context window.",
   "plain.allow": "  type y (allow once), a (always), n (deny) or N (never), then Enter; anything else denies",
   "plain.allowPrompt": "allow [y/a/n/N]> ",
   "plain.allowNoAlways": "  type y (allow once), n (deny) or N (never), then Enter; anything else denies",

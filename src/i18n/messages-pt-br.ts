@@ -104,6 +104,8 @@ export const ptBR: Record<MessageKey, string> = {
   "compaction.trimmed": "detalhes antigos aparados",
   "compaction.noSummary": "sem resumo: {error}",
   "status.overWindow": "cheio demais: /compact",
+  "view.summaryHeader": "Conversa anterior, resumida ({count} mensagens):",
+  "view.truncatedHeader": "{count} mensagens anteriores foram removidas para caber na janela de contexto.",
   "plain.allow": "  digite y (permitir uma vez), a (sempre), n (negar) ou N (nunca) e Enter; qualquer outra resposta nega",
   "plain.allowPrompt": "permitir [y/a/n/N]> ",
   "plain.allowNoAlways": "  digite y (permitir uma vez), n (negar) ou N (nunca) e Enter; qualquer outra resposta nega",

@@ -81,3 +81,17 @@ export function findTool(name: string, tools: readonly ToolDefinition[] = BUILTI
   const canonical = TOOL_ALIASES[key];
   return canonical ? tools.find((t) => t.name === canonical) : undefined;
 }
+
+/**
+ * The title a call was shown with live (`read src/a.ts`), rebuilt from its recorded JSON arguments: used when a
+ * transcript is redrawn from a history (compaction, rewind). An unknown tool or unreadable arguments give the name.
+ */
+export function callTitle(name: string, argumentsJson: string): string {
+  const tool = findTool(name);
+  if (!tool) return name;
+  try {
+    return tool.describe(JSON.parse(argumentsJson) as unknown);
+  } catch {
+    return tool.name;
+  }
+}

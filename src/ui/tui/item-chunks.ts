@@ -8,6 +8,7 @@ import { colors } from "./theme.ts";
 import { chunk } from "./styled-chunk.ts";
 import { markdownChunks } from "./markdown-text.ts";
 import { t } from "../../i18n/i18n.ts";
+import { headAtBoundary } from "../../util/text.ts";
 
 export { chunk };
 
@@ -102,7 +103,7 @@ function previewLines(c: ToolCallView, max: number): string {
   const hidden = before + (c.droppedLines ?? 0);
   const more = hidden > 0 ? `    ${t("item.moreLines", { count: hidden })}\n` : "";
   const lines = shownText.split("\n");
-  return more + lines.map((l) => "    " + (l.length > 200 ? l.slice(0, 200) + "…" : l)).join("\n") + "\n";
+  return more + lines.map((l) => "    " + (l.length > 200 ? headAtBoundary(l, 200) + "…" : l)).join("\n") + "\n";
 }
 
 function countLines(s: string): number {

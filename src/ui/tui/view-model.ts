@@ -15,6 +15,9 @@ import { t } from "../../i18n/i18n.ts";
 import { appendTail, tailOf, type OutputTail } from "../shared/output-tail.ts";
 import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
 import { compactionLine } from "../shared/compaction-line.ts";
+import { callTitle } from "../../tool/registry.ts";
+import { SUMMARY_MARKER } from "../../agent/compaction/summarize.ts";
+import { QUOTES_HEADING } from "../../agent/compaction/blocks.ts";
 
 export type DisplayMode = "full" | "compact";
 
@@ -284,12 +287,12 @@ export function itemsFromHistory(messages: readonly Message[]): TranscriptItem[]
   const items: TranscriptItem[] = [];
   const byId = new Map<string, ToolCallView>();
   for (const m of messages) {
-    if (m.role === "user") items.push({ kind: "user", text: m.content });
+    if (m.role === "user") items.push(...userItems(m));
     else if (m.role === "assistant") {
       if (m.content.trim()) items.push({ kind: "markdown", text: m.content.trim() });
       if (m.toolCalls?.length) {
         const calls = m.toolCalls.map((tc): ToolCallView => {
-          const v: ToolCallView = { callId: tc.id, name: tc.name, title: tc.name, output: "", status: "ok" };
+          const v: ToolCallView = { callId: tc.id, name: tc.name, title: callTitle(tc.name, tc.arguments), output: "", status: "ok" };
           byId.set(tc.id, v);
           return v;
         });
@@ -305,6 +308,36 @@ export function itemsFromHistory(messages: readonly Message[]): TranscriptItem[]
     }
   }
   return items;
+}
+
+/**
+ * A user-role message as the live transcript showed it: what the user typed; a compaction summary as a titled
+ * note (its bookkeeping for the model — quoted requests, the archive path — left out); nothing for what was
+ * only ever meant for the model (text-protocol results, injected context, continuation prompts).
+ */
+function userItems(m: Extract<Message, { role: "user" }>): TranscriptItem[] {
+  const kind = m.meta?.kind;
+  if (kind === "summary") {
+    const view = summaryView(m.content);
+    if (!view) return [];
+    const head: TranscriptItem = { kind: "notice", level: "info", text: view.header };
+    return view.notes ? [head, { kind: "markdown", text: view.notes }] : [head];
+  }
+  if (kind) return [];
+  return [{ kind: "user", text: m.content }];
+}
+
+function summaryView(content: string): { header: string; notes: string } | undefined {
+  const count = Number(/covering (\d+) earlier messages/.exec(content)?.[1] ?? 0);
+  if (content.startsWith(SUMMARY_MARKER)) {
+    const body = content.slice(content.indexOf("\n") + 1);
+    const end = [body.indexOf(QUOTES_HEADING), body.indexOf("The full original ")].filter((i) => i >= 0);
+    const notes = (end.length ? body.slice(0, Math.min(...end)) : body).trim();
+    return { header: t("view.summaryHeader", { count }), notes };
+  }
+  const dropped = Number(/^\[CONTEXT TRUNCATED: (\d+) earlier message/.exec(content)?.[1] ?? 0);
+  if (dropped) return { header: t("view.truncatedHeader", { count: dropped }), notes: "" };
+  return undefined;
 }
 
 function emptyLive(): LiveState {
