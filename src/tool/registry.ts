@@ -95,3 +95,8 @@ export function callTitle(name: string, argumentsJson: string): string {
     return tool.name;
   }
 }
+
+/** Our name for a tool the model called by another (`read_file` → `read`); an unknown name as it is. */
+export function canonicalToolName(name: string): string {
+  return findTool(name)?.name ?? name;
+}

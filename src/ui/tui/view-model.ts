@@ -15,7 +15,7 @@ import { t } from "../../i18n/i18n.ts";
 import { appendTail, tailOf, type OutputTail } from "../shared/output-tail.ts";
 import { toolErrorLine, toolResultForPeople } from "../shared/tool-error-line.ts";
 import { compactionLine } from "../shared/compaction-line.ts";
-import { callTitle } from "../../tool/registry.ts";
+import { callTitle, canonicalToolName } from "../../tool/registry.ts";
 import { SUMMARY_MARKER } from "../../agent/compaction/summarize.ts";
 import { QUOTES_HEADING } from "../../agent/compaction/blocks.ts";
 
@@ -187,7 +187,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       let s = state;
       if (s.live.tail || s.live.thinking) s = commitText(s);
       if (s.live.tools && s.live.tools.batchId !== input.batchId) s = commitTools(s);
-      const call: ToolCallView = { callId: input.callId, name: input.name, title: input.title, output: "", status: "running" };
+      // Headed by our tool's name whatever the model called it (`read_file` → Read), as its title begins with it.
+      const call: ToolCallView = { callId: input.callId, name: canonicalToolName(input.name), title: input.title, output: "", status: "running" };
       const tools = s.live.tools ?? { batchId: input.batchId, calls: [] };
       return { ...s, live: { ...s.live, tools: { ...tools, calls: [...tools.calls, call] } } };
     }
@@ -292,7 +293,7 @@ export function itemsFromHistory(messages: readonly Message[]): TranscriptItem[]
       if (m.content.trim()) items.push({ kind: "markdown", text: m.content.trim() });
       if (m.toolCalls?.length) {
         const calls = m.toolCalls.map((tc): ToolCallView => {
-          const v: ToolCallView = { callId: tc.id, name: tc.name, title: callTitle(tc.name, tc.arguments), output: "", status: "ok" };
+          const v: ToolCallView = { callId: tc.id, name: canonicalToolName(tc.name), title: callTitle(tc.name, tc.arguments), output: "", status: "ok" };
           byId.set(tc.id, v);
           return v;
         });
