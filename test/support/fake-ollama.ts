@@ -69,6 +69,11 @@ export interface FakeOllamaOptions {
   defaultReply?: FakeReply;
   port?: number;
   version?: string;
+  /**
+   * The reply to chatcli's compaction summarizer (a request whose one user message is the structured-summary
+   * prompt), so scripted turns are not consumed by summaries. Unset: summaries take from the queue like any call.
+   */
+  summaryReply?: FakeReply;
 }
 
 export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
@@ -125,7 +130,9 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
           if (!models.some((x) => x.name === model || x.name === `${model}:latest`)) {
             return Response.json({ error: `model "${model}" not found, try pulling it first` }, { status: 404 });
           }
-          const reply = queue.shift() ?? defaultReply;
+          const first = (body as { messages?: Array<{ content?: unknown }> } | null)?.messages?.[0]?.content;
+          const isSummary = opts.summaryReply && typeof first === "string" && first.startsWith("You are a precise technical note-taker");
+          const reply = isSummary ? opts.summaryReply! : (queue.shift() ?? defaultReply);
           return chatResponse(reply, String(model));
         }
         default:
