@@ -47,7 +47,7 @@ describe("issue 8: a long session on an 8K window", () => {
     const reqs = requestsSince(before);
     const asked = new Set(reqs.map((q) => q.messages.filter((m) => m.role === "user").at(-1)?.content.match(/^turn (\d+):/)?.[1]).filter(Boolean));
     expect(asked.size).toBe(40);
-    expect(r.stdout).toContain("Compacting history");
+    expect(r.stdout).toContain("Context compacted");
     for (const q of reqs) {
       expect(q.options?.num_ctx).toBe(8192);
       // chars/4 of the whole serialized request body's messages: a generous upper bound of its tokens.
@@ -108,8 +108,8 @@ describe.skipIf(!hasTmux())("issues 8 + 10 in the TUI", () => {
       expect(system).toContain("API NOTES ALPHA");
 
       before = fake.chatRequests().length;
-      const screen = await type("/compact keep the word mango", (s) => s.includes("Compacted (level 2)"));
-      expect(screen).toMatch(/Compacted \(level 2\): \d+ → \d+ messages/);
+      const screen = await type("/compact keep the word mango", (s) => s.includes("Context compacted"));
+      expect(screen).toMatch(/Context compacted \([\d.]+k? → [\d.]+k? tokens\)/);
       const summaryRequest = requestsSince(before)[0]!;
       expect(summaryRequest.messages.at(-1)!.content).toContain("USER INSTRUCTION: keep the word mango");
 
