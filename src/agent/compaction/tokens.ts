@@ -45,7 +45,8 @@ export function estimateMessageTokens(m: Message): number {
   let n = PER_MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(m.content);
   if (m.role === "assistant") {
     for (const c of m.toolCalls ?? []) n += estimateTextTokens(c.name) + estimateTextTokens(c.arguments) + PER_MESSAGE_OVERHEAD_TOKENS;
-    if (m.thinking) n += estimateTextTokens(m.thinking);
+    // `thinking` is not counted: the history keeps it for the transcript, but no wire sends it back to the model,
+    // so counting it made the meter (and the compaction trigger) report more than a request carries.
   } else if (m.role === "user") {
     n += (m.images?.length ?? 0) * IMAGE_TOKENS;
   } else if (m.role === "tool") {

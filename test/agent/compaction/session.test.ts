@@ -110,3 +110,29 @@ describe("continuation after a length stop", () => {
     }
   });
 });
+
+describe("the context meter (issue 15)", () => {
+  test("a reasoning model's thinking is kept in the history but not counted: no wire sends it back", async () => {
+    const h = await ollamaHarness({
+      replies: [{ thinking: [`${"let me think about this carefully ".repeat(1_200)}`], text: "The answer is 42." }, { text: "Still 42." }],
+      env: { CHATCLI_CONTEXT_WINDOW: "32768" },
+    });
+    try {
+      await h.run("what is the answer?");
+      const assistant = h.wired.session.messages.at(-1);
+      expect(assistant?.role === "assistant" && (assistant.thinking?.length ?? 0) > 30_000).toBe(true);
+      const meter = h.of("turn.completed").at(-1)!.contextTokens;
+      // What the next request really carries: the fake Ollama receives it, thinking left out.
+      await h.run("and again?");
+      const last = h.fake.chatRequests().at(-1) as ChatBody & { tools?: unknown };
+      expect(JSON.stringify(last.messages)).not.toContain("let me think");
+      // The thinking alone is ~10k tokens; the request (messages and tool definitions, as JSON) is far less.
+      const carried = JSON.stringify({ messages: last.messages, tools: last.tools }).length / 4;
+      expect(carried).toBeLessThan(5_000);
+      expect(meter).toBeLessThan(carried + 200);
+      expect(h.of("compaction")).toEqual([]);
+    } finally {
+      h.cleanup();
+    }
+  });
+});
