@@ -9,9 +9,9 @@ import { t } from "../../i18n/i18n.ts";
 
 export function compactionLine(e: Extract<AgentEvent, { type: "compaction" }>): string {
   const what: string[] = [];
-  if (e.summarized) what.push(t("compaction.summarized", { count: e.summarized }));
-  if (e.dropped) what.push(t("compaction.dropped", { count: e.dropped }));
-  if (e.shortened) what.push(t("compaction.shortened", { count: e.shortened }));
+  if (e.summarized) what.push(e.summarized === 1 ? t("compaction.summarizedOne") : t("compaction.summarized", { count: e.summarized }));
+  if (e.dropped) what.push(e.dropped === 1 ? t("compaction.droppedOne") : t("compaction.dropped", { count: e.dropped }));
+  if (e.shortened) what.push(e.shortened === 1 ? t("compaction.shortenedOne") : t("compaction.shortened", { count: e.shortened }));
   if (!what.length) what.push(t("compaction.trimmed"));
   // The user asked for a summary: say why there is none. Automatic compaction keeps that for the log.
   if (e.trigger === "manual" && e.summaryError && !e.summarized) what.push(t("compaction.noSummary", { error: e.summaryError }));

@@ -332,7 +332,8 @@ function summaryView(content: string): { header: string; notes: string } | undef
   const count = Number(/covering (\d+) earlier messages/.exec(content)?.[1] ?? 0);
   if (content.startsWith(SUMMARY_MARKER)) {
     const body = content.slice(content.indexOf("\n") + 1);
-    const end = [body.indexOf(QUOTES_HEADING), body.indexOf("The full original ")].filter((i) => i >= 0);
+    // The notes end where the bookkeeping starts, or where compaction itself cut the summary short.
+    const end = [body.indexOf(QUOTES_HEADING), body.indexOf("The full original "), body.indexOf("\n\n... [")].filter((i) => i >= 0);
     const notes = (end.length ? body.slice(0, Math.min(...end)) : body).trim();
     return { header: t("view.summaryHeader", { count }), notes };
   }

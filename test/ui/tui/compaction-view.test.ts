@@ -10,6 +10,7 @@ import type { Message } from "../../../src/protocol/message.ts";
 import { transcriptEvents, withReplay } from "../../../src/store/session-replay.ts";
 import type { LoadedSession } from "../../../src/store/session-file.ts";
 import { FakeSession, turnCompleted } from "./fake-session.ts";
+import { itemsFromHistory } from "../../../src/ui/tui/view-model.ts";
 import { useTuiHarness } from "./tui-harness.ts";
 
 const tui = useTuiHarness("tui-compaction-");
@@ -95,4 +96,13 @@ test("after --resume the meter shows the window of the model now in use, not the
   expect(frame).toContain("2.3k/32.8k (7%)");
   expect(frame).not.toContain("/4M");
   expect(frame).not.toContain("44.1k");
+});
+
+test("a summary that compaction itself had to shorten still shows only its notes", () => {
+  const content = `[STRUCTURED SUMMARY — covering 5 earlier messages]\n\n## Current Task State\n- Done: reviewed\n\n... [9949 chars omitted to fit the context window] ...\n\n token1498 token1499"\n(end of quoted user messages)`;
+  const items = itemsFromHistory([{ role: "user", content, meta: { kind: "summary" } }, { role: "user", content: "[tool results]", meta: { kind: "tool_feedback" } }]);
+  expect(items).toEqual([
+    { kind: "notice", level: "info", text: "Earlier conversation, summarized (5 messages):" },
+    { kind: "markdown", text: "## Current Task State\n- Done: reviewed" },
+  ]);
 });
