@@ -68,6 +68,7 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
   const details: string[] = [];
   const counts = { summarized: 0, dropped: 0, shortened: 0 };
   let summaryError: string | undefined;
+  let skipped: string | undefined;
   let level: CompactOutcome["level"] = 0;
   const log = (line: string) => deps.log?.(`compaction: ${line}`);
   const done = (msgs: Message[]): CompactOutcome => {
@@ -119,7 +120,11 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
         ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
         onProgress: log,
       });
-      if ("skipped" in r) summaryError = t("core.nothingToSummarize", { reason: r.skipped });
+      // Too little before the kept messages is not a failure: the shortening below does the work.
+      if ("skipped" in r) {
+        skipped = r.skipped;
+        details.push(`no summary (${r.skipped})`);
+      }
       else {
         msgs = ensureToolResultPairing(r.messages).messages;
         details.push(`summary of ${r.summarized} messages${r.archivePath ? `; originals saved in ${r.archivePath}` : ""}`);
@@ -141,7 +146,7 @@ export async function compactHistory(req: CompactRequest, deps: CompactDeps): Pr
 
   if (req.manual && level < 2 && fits(original)) {
     // Asked for a summary that could not be written, and the history already fits: leave it as it was.
-    const why = t("core.compactionFailedManual", { error: summaryError ?? "" });
+    const why = t("core.compactionFailedManual", { error: summaryError ?? t("core.nothingToSummarize", { reason: skipped ?? "" }) });
     req.emit({ type: "notice", level: "warn", text: why });
     return { messages: original, level: 0, error: why };
   }
