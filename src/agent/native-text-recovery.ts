@@ -15,7 +15,7 @@ import { CODER_SUBCOMMANDS } from "./toolcall/coder-alias.ts";
 
 const NAME_RE = /^@?[A-Za-z_][\w.\-:]{0,63}$/;
 const ARG_KEYS = ["arguments", "args", "parameters", "input", "params"] as const;
-const CALL_KEYS = new Set<string>(["name", "tool", "tool_name", "type", "id", "index", "call_id", ...ARG_KEYS]);
+const CALL_KEYS = new Set<string>(["name", "tool", "tool_name", "type", "id", "index", "call_id", "tool_call_id", ...ARG_KEYS]);
 
 export function isToolName(v: unknown): v is string {
   return typeof v === "string" && NAME_RE.test(v.trim());

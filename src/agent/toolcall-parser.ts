@@ -21,6 +21,7 @@ import { skipWs } from "./toolcall/scan-util.ts";
 import { isCoderName, resolveCoderCall } from "./toolcall/coder-alias.ts";
 import { callsFromJsonValue, isToolName } from "./native-text-recovery.ts";
 import { sanitizeToolArgs } from "./arg-sanitizer.ts";
+import { labelGeneric, scanDialectAt } from "./toolcall/dialects/registry.ts";
 
 export { CODER_ALIASES, CODER_SUBCOMMAND_ALIASES, resolveCoderCall } from "./toolcall/coder-alias.ts";
 export { formatToolCatalogForText, formatToolResultsForText } from "./toolcall/text-protocol-prompt.ts";
@@ -32,6 +33,8 @@ export interface ParsedToolCall {
   raw: string;
   /** the markup or the arguments had to be repaired to be read */
   repaired: boolean;
+  /** the dialect that recognised the call (toolcall/dialects/registry.ts), e.g. `harmony`, `cline-xml`, `json` */
+  dialect: string;
 }
 
 export interface ParseResult {
@@ -96,8 +99,19 @@ function parseAll(text: string): ParseResult {
 function scanRegion(text: string, from: number, to: number, out: ScanOut, plainFences: Fence[], top: boolean, keys: KeyIndex): void {
   let i = from;
   let looseUntil = -1; // JSON starting at or before this index follows a marker: looser shapes count
+  let marker = "";
   while (i < to) {
     const c = text[i]!;
+    // the dialect registry first (a dialect's markup may begin with `<`, `[`, or a word at a line start)
+    if (c === "<" || c === "[" || c === ">" || /[A-Za-z_]/.test(c)) {
+      const lineStart = atLineStart(text, i);
+      const d = c === "<" || c === "[" || c === ">" || lineStart ? scanDialectAt(text, i, lineStart) : undefined;
+      if (d) {
+        take(out, i, { ...d, end: Math.min(d.end, to) });
+        i = Math.min(d.end, to);
+        continue;
+      }
+    }
     if (c === "`") {
       if (top && text.startsWith("```", i) && atLineStart(text, i)) {
         const f = readFence(text, i, to);
@@ -120,6 +134,7 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
     if (c === "<" || c === "[") {
       const h = scanMarkupAt(text, i);
       if (h && h.end > i) {
+        for (const cand of h.candidates) cand.dialect ??= labelGeneric(cand.raw, false);
         take(out, i, h);
         i = h.end;
         continue;
@@ -127,6 +142,7 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
       const m = scanMarkerAt(text, i);
       if (m > i) {
         out.spans.push({ start: i, end: m });
+        marker = text.slice(i, m);
         i = m;
         looseUntil = skipWs(text, m);
         continue;
@@ -135,6 +151,8 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
     if (c === "{" || c === "[") {
       const h = scanJsonAt(text, i, to, i <= looseUntil, keys);
       if (h && h.candidates.length > 0) {
+        const label = i <= looseUntil ? markerDialect(marker) : "json";
+        for (const cand of h.candidates) cand.dialect ??= label;
         take(out, i, h);
         i = h.end;
         continue;
@@ -146,6 +164,13 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
     }
     i++;
   }
+}
+
+function markerDialect(marker: string): string {
+  if (/python_tag/.test(marker)) return "llama-python-tag";
+  if (/TOOL_CALLS/.test(marker)) return "mistral";
+  if (/[▁｜]/.test(marker)) return "deepseek";
+  return "tool-token";
 }
 
 function take(out: ScanOut, start: number, h: ScanHit): void {
@@ -327,8 +352,8 @@ function finalize(c: Candidate): Final {
   if (coder) {
     const r = resolveCoderCall(args);
     if (!r.ok) return { error: r.error };
-    return { call: { name: r.name, args: r.args, raw: c.raw, repaired } };
+    return { call: { name: r.name, args: r.args, raw: c.raw, repaired, dialect: "coder-alias" } };
   }
   if (typeof args === "string") return { error: `Tool call "${name}": ${hint}` };
-  return { call: { name, args, raw: c.raw, repaired } };
+  return { call: { name, args, raw: c.raw, repaired, dialect: c.dialect ?? "json" } };
 }

@@ -12,6 +12,8 @@ export interface Candidate {
   raw: string;
   /** The markup itself had to be repaired (missing closing tag, truncated JSON, …). */
   repaired: boolean;
+  /** Which dialect recognised it (dialects/registry.ts); set by the registry or the parser. */
+  dialect?: string;
 }
 
 /** A scanner's answer at one position: the calls it found, problems, and where the consumed span ends. */

@@ -1,0 +1,20 @@
+/**
+ * Tool names a bare word may be read as a call of (`read(path="a")`, `<read_file>…</read_file>`,
+ * `{"read": {…}}`): chatcli's tools and the aliases findTool maps. Forms without markup only count for these
+ * names, so `print(x)` or `{"config": {…}}` in an answer stay prose.
+ */
+import { TOOL_ALIASES, builtinTools, normalizeToolName } from "../../../tool/registry.ts";
+
+const NAMES = new Set<string>([...builtinTools().map((t) => t.name), ...Object.keys(TOOL_ALIASES)]);
+/** Too common as ordinary words or functions to be read as a call without markup. */
+const AMBIGUOUS = new Set(["list", "find", "run", "command", "replace", "patch", "dir", "execute", "view", "cat", "sh", "terminal"]);
+
+export function isKnownToolName(name: string): boolean {
+  return NAMES.has(normalizeToolName(name));
+}
+
+/** A name bare (markup-less) text may call: a known tool name that is not also an everyday word. */
+export function isBareCallName(name: string): boolean {
+  const n = normalizeToolName(name);
+  return NAMES.has(n) && !AMBIGUOUS.has(n);
+}
