@@ -12,6 +12,7 @@
 import type { Candidate } from "./toolcall/candidate.ts";
 import { isPlainObject } from "./toolcall/lenient-json.ts";
 import { CODER_SUBCOMMANDS } from "./toolcall/coder-alias.ts";
+import { isBareCallName, looksLikeArgsOf } from "./toolcall/dialects/known-names.ts";
 
 const NAME_RE = /^@?[A-Za-z_][\w.\-:]{0,63}$/;
 const ARG_KEYS = ["arguments", "args", "parameters", "input", "params"] as const;
@@ -82,6 +83,17 @@ function callFromObject(o: Record<string, unknown>, raw: string, repaired: boole
       if (!isToolName(name)) return [];
       return [make(name, argsOf(fn), raw, repaired)];
     }
+  }
+  // {"function": "read", "arguments": {…}}: the name under the `function` key
+  const fnName = o["function"];
+  if (typeof fnName === "string" && isToolName(fnName) && keys.every((x) => x === "function" || CALL_KEYS.has(x))) {
+    return [{ ...make(fnName, argsOf(o), raw, repaired), dialect: "json-key-alias" }];
+  }
+  // {"read": {"path": "a"}}: the tool name as the only key (names of our tools and their aliases only)
+  const only = keys.length === 1 ? keys[0]! : undefined;
+  const inner = only ? o[only] : undefined;
+  if (only && isBareCallName(only) && isPlainObject(inner) && looksLikeArgsOf(only, inner)) {
+    return [{ ...make(only, { present: true, value: o[only] }, raw, repaired), dialect: "json-name-key" }];
   }
   if (!keys.every((x) => CALL_KEYS.has(x))) return coderShape(o, raw, repaired);
   const args = argsOf(o);

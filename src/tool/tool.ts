@@ -60,6 +60,11 @@ export interface ToolConfig<S extends AnyObjectSchema> {
    * the canonical key is absent. Not advertised in the JSON schema.
    */
   argAliases?: Record<string, string>;
+  /**
+   * Rewrites argument values a model wrote in another agent's shape into ours (an argv array → a command line),
+   * after `argAliases`, before validation. Must return its input when there is nothing to rewrite.
+   */
+  normalizeArgs?: (args: Record<string, unknown>) => Record<string, unknown>;
   /** Short human line for the UI, e.g. `read src/main.ts:10-40`. */
   title(args: z.output<S>): string;
   execute(args: z.output<S>, ctx: ToolContext): Promise<ToolOutput>;
@@ -116,7 +121,8 @@ export function defineTool<S extends AnyObjectSchema>(config: ToolConfig<S>): To
   const parse = (rawArgs: unknown): { ok: true; args: z.output<S> } | { ok: false; message: string } => {
     const decoded = decodeArgs(rawArgs);
     if (!decoded.ok) return decoded;
-    const withAliases = applyAliases(decoded.value, config.argAliases);
+    const aliased = applyAliases(decoded.value, config.argAliases);
+    const withAliases = config.normalizeArgs && typeof aliased === "object" && aliased !== null && !Array.isArray(aliased) ? config.normalizeArgs(aliased as Record<string, unknown>) : aliased;
     const result = config.input.safeParse(withAliases);
     if (result.success) return { ok: true, args: result.data as z.output<S> };
     return { ok: false, message: formatIssues(config.name, result.error.issues, config.input) };

@@ -143,7 +143,7 @@ function scanToolTag(text: string, start: number): ScanHit {
     }
     body = text.slice(head.end, end);
   }
-  const t = stripFence(body);
+  const t = dropLeadingProse(stripFence(body), name);
   if (t === "") return fromAttrs(end, repaired);
   const raw = text.slice(start, end);
 
@@ -182,6 +182,13 @@ function scanToolTag(text: string, start: number): ScanHit {
   const m = /^(@?[A-Za-z_][\w.\-]*)\s*[:(]?\s*([{[][\s\S]*)?$/.exec(t);
   if (m) return hit(end, [{ name: m[1]!, args: m[2] ? { kind: "raw", text: m[2].replace(/\)\s*$/, "") } : { kind: "none" }, raw, repaired }]);
   return hit(end, [], [`A <tool_call> without a tool name was ignored: ${clip(raw)}`]);
+}
+
+/** Prose a model wrote inside the wrapper before the call itself (`<tool_call>\nI will…\n<function=read>…`). */
+function dropLeadingProse(t: string, name: string | undefined): string {
+  if (name || /^[<{[]/.test(t)) return t;
+  const m = /\n\s*(<function=|<invoke\s|\{\s*"(?:name|tool|function)")/.exec(t);
+  return m ? t.slice(m.index).trim() : t;
 }
 
 interface TagHead {

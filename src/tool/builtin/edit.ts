@@ -45,7 +45,7 @@ export const editTool = defineTool({
     "or nothing. Copy text from `read` output without the line-number prefix.",
   input,
   readOnly: false,
-  argAliases: { file_path: "path", file: "path", old_str: "old_string", new_str: "new_string", search: "old_string", replace: "new_string" },
+  argAliases: { file_path: "path", file: "path", old_str: "old_string", new_str: "new_string", old_text: "old_string", new_text: "new_string", oldText: "old_string", newText: "new_string", filePath: "path", search: "old_string", replace: "new_string" },
   title(args) {
     const n = (args.edits?.length ?? 0) + (args.old_string !== undefined ? 1 : 0);
     return n > 1 ? `edit ${args.path} (${n} edits)` : `edit ${args.path}`;

@@ -16,6 +16,7 @@ import { gitHardeningFor } from "../permission/git-exec-env.ts";
 import { detectSandboxFailure, sandboxFailureNote } from "../../sandbox/failure.ts";
 import type { WrappedCommand } from "../../sandbox/types.ts";
 import { defineTool, errorOutput, type ToolContext, type ToolOutput } from "../tool.ts";
+import { argvToCommandLine } from "./argv-command.ts";
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000;
 export const EXEC_MAX_TIMEOUT_MS = 600_000;
@@ -121,7 +122,8 @@ export const execTool = defineTool({
   input,
   readOnly: false,
   headShare: 0.3,
-  argAliases: { cmd: "command", dir: "cwd", workdir: "cwd", timeout: "timeout_ms" },
+  argAliases: { cmd: "command", argv: "command", dir: "cwd", workdir: "cwd", timeout: "timeout_ms" },
+  normalizeArgs: (a) => (Array.isArray(a["command"]) ? { ...a, command: argvToCommandLine(a["command"]) } : a),
   title: (args) => {
     const oneLine = args.command.replace(/\s+/g, " ").trim();
     return `exec ${oneLine.length > 80 ? `${safeHead(oneLine, 79)}…` : oneLine}`;

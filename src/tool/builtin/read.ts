@@ -55,7 +55,7 @@ export const readTool = defineTool({
   maxResultChars: 80_000,
   headShare: 0.85,
   readOnly: true,
-  argAliases: { file_path: "path", file: "path", filename: "path", start: "start_line", end: "end_line" },
+  argAliases: { file_path: "path", filePath: "path", filepath: "path", file: "path", filename: "path", start: "start_line", end: "end_line" },
   title(args) {
     const { start, end } = rangeOf(args);
     const range = start !== 1 || end !== undefined ? `:${start}-${end ?? ""}` : "";

@@ -16,7 +16,7 @@ export const writeTool = defineTool({
     "file prefer `edit`.",
   input,
   readOnly: false,
-  argAliases: { file_path: "path", file: "path", filename: "path", text: "content", contents: "content" },
+  argAliases: { file_path: "path", filePath: "path", filepath: "path", file: "path", filename: "path", text: "content", contents: "content" },
   title: (args) => `write ${args.path}`,
   async preview(args, ctx) {
     const abs = ctx.paths.resolveWrite(args.path);

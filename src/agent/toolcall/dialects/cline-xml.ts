@@ -8,7 +8,7 @@
  */
 import type { Candidate } from "../candidate.ts";
 import type { Dialect } from "./dialect.ts";
-import { isKnownToolName } from "./known-names.ts";
+import { isKnownToolName, looksLikeArgsOf } from "./known-names.ts";
 import { normalizeToolName } from "../../../tool/registry.ts";
 
 /** Cline/Roo tool → ours, with their argument names that differ; keys listed as undefined are dropped. */
@@ -134,6 +134,9 @@ export const clineXml: Dialect = {
     if (!kids) return undefined;
     const end = close < 0 ? text.length : close + closeLen;
     const repaired = !m[1] || close < 0 || text.slice(close, close + 2) !== "</";
-    return { end, candidates: convert(tag, kids, text.slice(i, end), repaired), errors: [] };
+    const candidates = convert(tag, kids, text.slice(i, end), repaired);
+    const argsOk = candidates.every((c) => c.args.kind === "value" && typeof c.args.value === "object" && c.args.value !== null && looksLikeArgsOf(c.name, c.args.value as Record<string, unknown>));
+    if (!argsOk) return undefined;
+    return { end, candidates, errors: [] };
   },
 };

@@ -8,7 +8,7 @@ import type { Candidate } from "../candidate.ts";
 import type { Dialect } from "./dialect.ts";
 import { restOfLineBlank } from "./dialect.ts";
 import { readPyCall, type PyCall } from "./python-args.ts";
-import { isBareCallName } from "./known-names.ts";
+import { isBareCallName, looksLikeArgsOf } from "./known-names.ts";
 import { skipWs } from "../scan-util.ts";
 
 function toCandidate(c: PyCall, raw: string): Candidate {
@@ -39,7 +39,10 @@ export const pythonCall: Dialect = {
   starts: (text, i, lineStart) => lineStart && /[A-Za-z_[]/.test(text[i] ?? ""),
   scan(text, i) {
     const r = readPyCallList(text, i);
-    if (!r || !r.calls.every((c) => isBareCallName(c.name.replace(/^functions\./, "")))) return undefined;
+    const bare = (c: PyCall) => c.name.replace(/^functions\./, "");
+    if (!r || !r.calls.every((c) => isBareCallName(bare(c)))) return undefined;
+    // keyword arguments must be the tool's: `search(x=1)` is code, not a call
+    if (!r.calls.every((c) => typeof c.args === "string" || Object.keys(c.args).length === 0 || looksLikeArgsOf(bare(c), c.args))) return undefined;
     if (restOfLineBlank(text, r.end) < 0) return undefined;
     const raw = text.slice(i, r.end);
     return { end: r.end, candidates: r.calls.map((c) => toCandidate(c, raw)), errors: [] };
