@@ -22,6 +22,7 @@ import { isCoderName, resolveCoderCall } from "./toolcall/coder-alias.ts";
 import { callsFromJsonValue, isToolName } from "./native-text-recovery.ts";
 import { sanitizeToolArgs } from "./arg-sanitizer.ts";
 import { labelGeneric, scanDialectAt } from "./toolcall/dialects/registry.ts";
+import { NAME_KEY_RE } from "./toolcall/dialects/known-names.ts";
 
 export { CODER_ALIASES, CODER_SUBCOMMAND_ALIASES, resolveCoderCall } from "./toolcall/coder-alias.ts";
 export { formatToolCatalogForText, formatToolResultsForText } from "./toolcall/text-protocol-prompt.ts";
@@ -83,7 +84,7 @@ function parseAll(text: string): ParseResult {
   const keys = new KeyIndex(text);
   scanRegion(text, 0, text.length, out, plainFences, true, keys);
   if (out.candidates.length === 0) {
-    for (const f of plainFences) scanFence(text, f, out, keys);
+    for (const f of plainFences) scanFence(text, f, out, keys, false);
   }
   const calls: ParsedToolCall[] = [];
   const errors = [...out.errors];
@@ -95,8 +96,11 @@ function parseAll(text: string): ParseResult {
   return { calls, text: prose(text, out.spans), errors };
 }
 
-/** Scans [from, to). Fences are recognized only at the top level. */
-function scanRegion(text: string, from: number, to: number, out: ScanOut, plainFences: Fence[], top: boolean, keys: KeyIndex): void {
+/**
+ * Scans [from, to). Fences are recognized only at the top level. `bare`: markup-less dialects (a python call
+ * or `>>>name` at a line start) count; off inside unlabelled fences, which are often examples.
+ */
+function scanRegion(text: string, from: number, to: number, out: ScanOut, plainFences: Fence[], top: boolean, keys: KeyIndex, bare = true): void {
   let i = from;
   let looseUntil = -1; // JSON starting at or before this index follows a marker: looser shapes count
   let marker = "";
@@ -104,7 +108,13 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
     const c = text[i]!;
     // the dialect registry first (a dialect's markup may begin with `<`, `[`, or a word at a line start)
     if (c === "<" || c === "[" || c === ">" || /[A-Za-z_]/.test(c)) {
-      const lineStart = atLineStart(text, i);
+      const lineStart = bare && atLineStart(text, i);
+      // a > blockquote (a quoted log or message) is never a call; functionary's >>> is not a quote
+      if (c === ">" && atLineStart(text, i) && text[i + 1] !== ">" && !/^>[A-Za-z_]/.test(text.slice(i, i + 2))) {
+        const nl = text.indexOf("\n", i);
+        i = nl < 0 || nl > to ? to : nl + 1;
+        continue;
+      }
       const d = c === "<" || c === "[" || c === ">" || lineStart ? scanDialectAt(text, i, lineStart) : undefined;
       if (d) {
         take(out, i, { ...d, end: Math.min(d.end, to) });
@@ -116,6 +126,7 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
       if (top && text.startsWith("```", i) && atLineStart(text, i)) {
         const f = readFence(text, i, to);
         if (f.lang !== undefined && JSON_FENCES.has(f.lang)) scanFence(text, f, out, keys);
+        else if (f.lang === "xml") scanXmlFence(text, f, out, keys);
         else if (f.lang === "") plainFences.push(f);
         i = f.end;
         continue;
@@ -151,10 +162,18 @@ function scanRegion(text: string, from: number, to: number, out: ScanOut, plainF
     if (c === "{" || c === "[") {
       const h = scanJsonAt(text, i, to, i <= looseUntil, keys);
       if (h && h.candidates.length > 0) {
-        const label = i <= looseUntil ? markerDialect(marker) : "json";
+        const afterMarker = i <= looseUntil;
+        const label = afterMarker ? markerDialect(marker) : "json";
         for (const cand of h.candidates) cand.dialect ??= label;
         take(out, i, h);
         i = h.end;
+        // `<|python_tag|>{…}; {…}`: a call after `;` still follows the marker
+        const k = skipWs(text, i);
+        if (afterMarker && text[k] === ";") {
+          out.spans.push({ start: k, end: k + 1 });
+          looseUntil = skipWs(text, k + 1);
+          i = k + 1;
+        }
         continue;
       }
       if (h) {
@@ -213,17 +232,34 @@ function readFence(text: string, start: number, to: number): Fence {
 }
 
 /** Scans a fence body; when what it holds is only calls, the whole fence leaves the prose. */
-function scanFence(text: string, f: Fence, out: ScanOut, keys: KeyIndex): void {
+function scanFence(text: string, f: Fence, out: ScanOut, keys: KeyIndex, bare = true): void {
   const inner: ScanOut = { candidates: [], errors: [], spans: [] };
   const bs = f.bodyStart;
   const be = f.bodyEnd;
-  scanRegion(text, bs, be, inner, [], false, keys);
+  scanRegion(text, bs, be, inner, [], false, keys, bare);
   if (inner.candidates.length === 0 && inner.errors.length === 0) return;
   out.candidates.push(...inner.candidates);
   out.errors.push(...inner.errors);
   const leftover = textOutside(text, bs, be, inner.spans);
   if (leftover.trim() === "") out.spans.push({ start: f.start, end: f.end });
   else out.spans.push(...inner.spans);
+}
+
+/**
+ * An ```xml fence is usually an example of syntax. It holds real calls only when they are wrapped in other
+ * tags and nothing else (`<response><tool_call>…</tool_call></response>`), or when the fence is the whole reply.
+ */
+function scanXmlFence(text: string, f: Fence, out: ScanOut, keys: KeyIndex): void {
+  const inner: ScanOut = { candidates: [], errors: [], spans: [] };
+  scanRegion(text, f.bodyStart, f.bodyEnd, inner, [], false, keys);
+  if (inner.candidates.length === 0) return;
+  const leftover = textOutside(text, f.bodyStart, f.bodyEnd, inner.spans);
+  const wrapperOnly = /^\s*(?:<\/?[A-Za-z_][\w-]*\s*>\s*)+$/.test(leftover);
+  const alone = (text.slice(0, f.start) + text.slice(f.end)).trim() === "";
+  if (!wrapperOnly && !(alone && leftover.trim() === "")) return;
+  out.candidates.push(...inner.candidates);
+  out.errors.push(...inner.errors);
+  out.spans.push({ start: f.start, end: f.end });
 }
 
 function textOutside(text: string, from: number, to: number, spans: Span[]): string {
@@ -278,6 +314,8 @@ class KeyIndex {
     this.budget = 4_000_000 + 20 * text.length;
     const re = /["']?(?:name|tool|tool_name|tool_call|tool_calls|function|functionCall|function_call|cmd|argv)["']?\s*[:=]/g;
     for (let m = re.exec(text); m; m = re.exec(text)) this.at.push(m.index);
+    for (let m = NAME_KEY_RE.exec(text); m; m = NAME_KEY_RE.exec(text)) this.at.push(m.index);
+    this.at.sort((a, b) => a - b);
   }
 
   /** Is there a key position p with from <= p < to? */

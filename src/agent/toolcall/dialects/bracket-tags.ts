@@ -72,6 +72,7 @@ export const bracketTags: Dialect = {
       } else break;
     }
     if (candidates.length === 0) return undefined;
+    if (/^\[TOOL_CALLS\]/.test(m[0])) for (const c of candidates) c.dialect = "mistral";
     return { end: closeAfter(text, j), candidates, errors: [] };
   },
 };

@@ -9,6 +9,9 @@ const NAMES = new Set<string>([...builtinTools().map((t) => t.name), ...Object.k
 /** Too common as ordinary words or functions to be read as a call without markup. */
 const AMBIGUOUS = new Set(["list", "find", "run", "command", "replace", "patch", "dir", "execute", "view", "cat", "sh", "terminal"]);
 
+/** `"read": {` — a tool name as a JSON key (the parser's prefilter for the name-as-only-key shape). */
+export const NAME_KEY_RE = new RegExp(`["'](?:${[...NAMES].filter((n) => !AMBIGUOUS.has(n)).join("|")})["']\\s*:\\s*\\{`, "g");
+
 export function isKnownToolName(name: string): boolean {
   return NAMES.has(normalizeToolName(name));
 }

@@ -38,8 +38,8 @@ export function labelGeneric(raw: string, fromJson: boolean): string {
   const r = raw.trimStart();
   if (fromJson) return "json";
   if (/^<[｜|]tool[▁_]/.test(r) || /^function<[｜|]tool[▁_]sep/.test(r)) return "deepseek";
-  if (/^<function=/i.test(r)) return "qwen3-coder";
-  if (/^<invoke/i.test(r)) return "invoke";
+  if (/^<function=/i.test(r) || /^<tool_call>\s*(?:[^<]*\n)?\s*<function=/i.test(r)) return "qwen3-coder";
+  if (/^<invoke/i.test(r) || /^<function_calls>\s*<invoke/i.test(r)) return "invoke";
   if (/^\[TOOL_CALLS\]/.test(r)) return "mistral";
   if (/^\[/.test(r)) return "bracket-tags";
   if (/^<\|python_tag\|>/.test(r)) return "llama-python-tag";
