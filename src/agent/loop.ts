@@ -186,7 +186,7 @@ async function executeBatch(deps: RunDeps, calls: ToolCallRequest[], batchId: st
       continue;
     }
     const title = deps.tools ? deps.tools.title(call.name, call.args) : call.name;
-    deps.emit({ type: "tool.started", callId: call.id, name: call.name, args: call.args ?? {}, title, batchId });
+    deps.emit({ type: "tool.started", callId: call.id, name: call.name, args: call.args ?? {}, title, batchId, ...(call.recoveredFrom ? { recoveredFrom: call.recoveredFrom } : {}) });
     const started = deps.now();
     const ctx: ToolRunContext = {
       signal,

@@ -11,6 +11,8 @@ export interface ToolCallRequest {
   args: Record<string, unknown> | undefined;
   /** Why the args could not be parsed (goes back to the model). */
   argsError?: string;
+  /** A text-protocol call: the dialect its markup was read from (shown as `recoveredFrom` on tool.started). */
+  recoveredFrom?: string;
 }
 
 export interface ToolRunResult {

@@ -230,6 +230,8 @@ export function wireSession(o: WireOptions): WiredSession {
       contexts: contexts.parts(),
       ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
     });
+  const textLog = new Logger(join(cfg.home, "logs"));
+  textLog.addScrubber(createRedactor(cfg.env));
   const opts: SessionOptions = {
     sessionId,
     cwd: cfg.cwd,
@@ -242,7 +244,8 @@ export function wireSession(o: WireOptions): WiredSession {
       textProtocol: {
         parse: (text) => {
           const r = parseToolCalls(text);
-          return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args })), errors: r.errors };
+          for (const c of r.calls) textLog.write("debug", `text protocol: ${c.name} recovered from ${c.dialect}${c.repaired ? " (repaired)" : ""}`);
+          return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args, recoveredFrom: c.dialect })), errors: r.errors };
         },
         formatResults: (results) => formatToolResultsForText(results),
       },

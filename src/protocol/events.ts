@@ -115,6 +115,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     /** Short human description, e.g. `read src/main.ts`. */
     title: z.string(),
     batchId: z.string(),
+    /** Text-protocol calls only: the dialect the call was recovered from (e.g. `harmony`, `cline-xml`, `json`). */
+    recoveredFrom: z.string().optional(),
   }),
   z.object({ type: z.literal("tool.updated"), callId: z.string(), output: z.string() }),
   z.object({

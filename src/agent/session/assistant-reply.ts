@@ -27,6 +27,7 @@ export function finishAssistant(s: ReplyContext, text: string, thinking: string,
     parsed.calls.forEach((c, i) => {
       const req: ToolCallRequest = { id: `txt_${s.newId("c")}_${i}`, name: c.name, args: c.args };
       if (c.argsError) req.argsError = c.argsError;
+      if (c.recoveredFrom) req.recoveredFrom = c.recoveredFrom;
       calls.push(req);
     });
     // A tool call the parser could not recover goes back to the model with what to fix.

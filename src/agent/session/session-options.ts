@@ -80,7 +80,7 @@ export interface SessionHooks {
 
 export interface TextProtocol {
   /** Extract tool calls from the model's text; `text` is the prose left for display. */
-  parse(text: string): { calls: Array<{ name: string; args: Record<string, unknown> | undefined; argsError?: string }>; text: string; errors?: string[] };
+  parse(text: string): { calls: Array<{ name: string; args: Record<string, unknown> | undefined; argsError?: string; recoveredFrom?: string }>; text: string; errors?: string[] };
   /** Build the feedback user message for a batch of results. */
   formatResults(results: Array<{ name: string; content: string; isError: boolean }>): string;
 }

@@ -5,7 +5,20 @@
  * back. So text is written as it arrives up to the first place a call could begin; from there it is held,
  * and at completion only the rest of the displayed text is written. Nothing shown is ever lost, only delayed.
  */
-const TRIGGERS = ["<tool_call", "<function", "```json", "```tool", '{"tool_call"', '{"name"', "@coder"];
+import { DIALECT_TRIGGERS, LINE_START_TRIGGERS } from "../../agent/toolcall/dialects/registry.ts";
+import { bareCallNames } from "../../agent/toolcall/dialects/known-names.ts";
+
+const BASE_TRIGGERS = ["<tool_call", "<function", "```json", "```tool", "```xml", '{"tool_call"', '{"name"', "@coder", "<|", "<｜", "[tool", "[function", "<invoke"];
+/**
+ * Starts that need a pattern: a JSON object whose first key is a call key or one of our tool names
+ * (`{\n  "name":`), and a line-start python call (`[ tree(`, `functions.read(`). `TAILS` are the forms a
+ * delta may end in that could still grow into one of them; such a tail is held until the next delta.
+ */
+const CALL_KEY = `(?:name|tool|tool_name|tool_call|tool_calls|function|functioncall|function_call|role|type|cmd|${bareCallNames().join("|")})`;
+const PATTERNS = [new RegExp(`\\{\\s*["']${CALL_KEY}["']\\s*:`, "i"), new RegExp(`\\n[ \\t]*\\[?[ \\t]*(?:functions\\.)?(?:${bareCallNames().join("|")})\\(`, "i")];
+const TAILS = [/\{\s*(?:["'][\w]*(?:["']\s*)?)?$/, /\n(?=[ \t[\w.])[ \t]*\[?[ \t]*[\w.]*$/];
+/** Every dialect's markers (agent/toolcall/dialects), Cline-style `<read_file>` elements and line-start python calls. */
+const TRIGGERS = [...new Set([...BASE_TRIGGERS, ...DIALECT_TRIGGERS, ...LINE_START_TRIGGERS])];
 
 export class MarkupHoldback {
   private printed = "";
@@ -18,12 +31,20 @@ export class MarkupHoldback {
   push(text: string): void {
     if (this.holding) return;
     this.buffer += text;
-    const lower = this.buffer.toLowerCase();
+    // a leading "\n" stands for the line start the buffer begins at, so line-start triggers match there too
+    const atLine = this.printed === "" || this.printed.endsWith("\n");
+    const lower = (atLine ? "\n" : "") + this.buffer.toLowerCase();
+    const shift = atLine ? 1 : 0;
     let cut = -1;
     for (const t of TRIGGERS) {
       const i = lower.indexOf(t);
       if (i !== -1 && (cut === -1 || i < cut)) cut = i;
     }
+    for (const re of PATTERNS) {
+      const m = re.exec(lower);
+      if (m && (cut === -1 || m.index < cut)) cut = m.index;
+    }
+    if (cut !== -1) cut = Math.max(0, cut - shift);
     if (cut !== -1) {
       this.holding = true;
       this.emit(this.buffer.slice(0, cut));
@@ -31,7 +52,14 @@ export class MarkupHoldback {
       return;
     }
     // Keep back a tail that could be the start of a trigger split across deltas.
-    const keep = partialTriggerSuffix(lower);
+    let keep = partialTriggerSuffix(lower);
+    for (const re of TAILS) {
+      const m = re.exec(lower.slice(-48));
+      if (m) keep = Math.max(keep, m[0].length);
+    }
+    keep = Math.min(this.buffer.length, keep);
+    // a held tail's leading line break can go out: the next push treats a printed "\n" as a line start
+    if (keep > 0 && this.buffer[this.buffer.length - keep] === "\n") keep--;
     this.emit(this.buffer.slice(0, this.buffer.length - keep));
     this.buffer = this.buffer.slice(this.buffer.length - keep);
   }

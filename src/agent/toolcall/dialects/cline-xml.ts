@@ -21,6 +21,9 @@ const MAP: Readonly<Record<string, { to: string; keys?: Record<string, string | 
   replace_in_file: { to: "edit" },
   apply_diff: { to: "edit" },
 };
+/** Element names this dialect reads, lower case: for the display holdback (`<read_file>` hides while it streams). */
+export const CLINE_ELEMENT_NAMES: readonly string[] = Object.keys(MAP);
+
 const DROP = new Set(["task_progress", "requires_approval"]);
 const NUMERIC = new Set(["start_line", "end_line", "timeout", "timeout_ms", "depth", "max_results", "limit", "offset"]);
 /** Tag names the generic markup scanner owns. */

@@ -12,6 +12,11 @@ const AMBIGUOUS = new Set(["list", "find", "run", "command", "replace", "patch",
 /** `"read": {` — a tool name as a JSON key (the parser's prefilter for the name-as-only-key shape). */
 export const NAME_KEY_RE = new RegExp(`["'](?:${[...NAMES].filter((n) => !AMBIGUOUS.has(n)).join("|")})["']\\s*:\\s*\\{`, "g");
 
+/** The names bare text may call, lower case (for the display holdback's line-start triggers). */
+export function bareCallNames(): string[] {
+  return [...NAMES].filter((n) => !AMBIGUOUS.has(n));
+}
+
 export function isKnownToolName(name: string): boolean {
   return NAMES.has(normalizeToolName(name));
 }

@@ -15,6 +15,8 @@ import { bracketTags } from "./bracket-tags.ts";
 import { functionNameAttr } from "./function-name-attr.ts";
 import { clineXml } from "./cline-xml.ts";
 import { pythonCall } from "./python-call.ts";
+import { CLINE_ELEMENT_NAMES } from "./cline-xml.ts";
+import { bareCallNames } from "./known-names.ts";
 
 export const DIALECTS: readonly Dialect[] = [harmony, llamaPythonTag, commandR, gemma, functionary, bracketTags, functionNameAttr, clineXml, pythonCall];
 
@@ -32,6 +34,18 @@ export function scanDialectAt(text: string, i: number, lineStart: boolean): Scan
 
 /** Lower-case strings after which a streamed answer may be tool-call markup of some dialect (display holdback). */
 export const DIALECT_TRIGGERS: readonly string[] = [...new Set(DIALECTS.flatMap((d) => d.triggers))];
+
+/**
+ * Triggers that count only at a line start, written with a leading "\n": a python call of one of our tools,
+ * a Cline element (also with the `<` lost), functionary's `>>>`, a harmony header without tokens.
+ */
+export const LINE_START_TRIGGERS: readonly string[] = [
+  ...bareCallNames().flatMap((n) => [`\n${n}(`, `\n[${n}(`, `\n<${n}>`, `\n${n}>`]),
+  ...CLINE_ELEMENT_NAMES.flatMap((n) => [`<${n}>`, `\n${n}>`]),
+  "\n>>>",
+  "\ncommentary to=",
+  "\nassistant to=",
+];
 
 /** The dialect id of a call the generic scanners found, from the markup it was read from. */
 export function labelGeneric(raw: string, fromJson: boolean): string {
