@@ -144,13 +144,14 @@ describe("text protocol prompts", () => {
   test("the catalog lists every tool and its example parses back to a call", () => {
     const catalog = formatToolCatalogForText(tools);
     expect(catalog).toContain("## read");
-    expect(catalog).toContain("- path (string, required): file path");
-    expect(catalog).toContain("- startLine (integer, optional)");
+    expect(catalog).toContain("path*: file path");
+    expect(catalog).toContain("startLine (integer)");
     expect(catalog).toContain('one of "text", "hex"');
-    const examples = catalog.split("\n").filter((l) => l.startsWith("Example: "));
-    expect(examples.length).toBe(2);
+    // the lead example, then one per tool
+    const examples = catalog.split("\n").filter((l) => l.startsWith("<tool_call "));
+    expect(examples.length).toBe(3);
     const parsed = parseToolCalls(examples.join("\n"));
-    expect(parsed.calls.map((c) => c.name)).toEqual(["read", "tree"]);
+    expect(parsed.calls.map((c) => c.name)).toEqual(["read", "read", "tree"]);
     expect(parsed.calls[0]?.args).toEqual({ path: "src/main.ts" });
   });
 

@@ -17,30 +17,33 @@ export interface TextToolResult {
   isError: boolean;
 }
 
+/**
+ * Short and example-led (small models follow a shown call better than rules): one real call up front, then per
+ * tool its first sentences, its parameters on one line (`name*` = required, type when not a string, the first
+ * clause of the description), and a concrete example call.
+ */
 export function formatToolCatalogForText(tools: readonly TextToolSpec[]): string {
+  const first = tools[0];
+  const demo = first ? `<tool_call name="${first.name}" args='${exampleArgs(first.name, first.parameters)}' />` : `<tool_call name="NAME" args='{}' />`;
   const lines: string[] = [
     "# Tools",
-    "",
-    "You can use tools. To call a tool, write a tool_call tag on its own line:",
-    "",
-    `<tool_call name="TOOL_NAME" args='{"param": "value"}' />`,
-    "",
-    "Rules:",
-    "- `args` is one JSON object in single quotes, written as plain JSON (no HTML escaping). Inside JSON strings, escape double quotes as \\\" and newlines as \\n.",
-    "- You may write several tool_call tags in one message; they run in order.",
-    "- After your tool calls, stop and wait. The results come back in the next message inside <tool_output>.",
-    "- Never invent tool results. When the task is done, reply with a final answer and no tool_call.",
-    "",
-    "Available tools:",
+    "To use a tool, write a tool_call line like this one, then stop and wait; the result comes back in <tool_output>:",
+    demo,
+    "One line per call; * marks a required arg. args is one JSON object in single quotes (inside strings write \\\" and \\n). Never invent results; when done, answer without a tool_call.",
   ];
   for (const t of tools) {
-    lines.push("", `## ${t.name}`, t.description.trim());
+    lines.push("", `## ${t.name}: ${shortDescription(t.description)}`);
     const params = describeParams(t.parameters);
-    if (params.length > 0) lines.push("Parameters:", ...params);
-    else lines.push("Parameters: none");
-    lines.push(`Example: <tool_call name="${t.name}" args='${exampleArgs(t.parameters)}' />`);
+    if (params) lines.push(`args: ${params}`);
+    lines.push(`<tool_call name="${t.name}" args='${exampleArgs(t.name, t.parameters)}' />`);
   }
   return lines.join("\n");
+}
+
+/** The first two sentences of a description (the rest is for native-tool models, which read the schema). */
+function shortDescription(d: string): string {
+  const sentences = d.trim().split(/(?<=\.)\s+/);
+  return sentences.slice(0, 2).join(" ");
 }
 
 function properties(schema: Record<string, unknown>): Array<[string, Record<string, unknown>]> {
@@ -79,15 +82,42 @@ function typeName(p: Record<string, unknown>): string {
   return "any";
 }
 
-function describeParams(schema: Record<string, unknown>): string[] {
+function describeParams(schema: Record<string, unknown>): string {
   const req = required(schema);
-  return properties(schema).map(([k, p]) => {
-    const bits = [typeName(p), req.has(k) ? "required" : "optional"];
-    if (p["default"] !== undefined) bits.push(`default ${JSON.stringify(p["default"])}`);
-    const desc = typeof p["description"] === "string" ? `: ${p["description"]}` : "";
-    return `- ${k} (${bits.join(", ")})${desc}`;
-  });
+  return properties(schema)
+    .map(([k, p]) => {
+      const type = typeName(p);
+      const head = `${k}${req.has(k) ? "*" : ""}${type === "string" ? "" : ` (${type})`}`;
+      const desc = typeof p["description"] === "string" ? firstClause(p["description"]) : "";
+      return desc ? `${head}: ${desc}` : head;
+    })
+    .join("; ");
 }
+
+/** A parameter description up to its first `;` or sentence end outside parentheses (not at `e.g.`). */
+function firstClause(d: string): string {
+  let depth = 0;
+  for (let i = 0; i < d.length; i++) {
+    const c = d[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === ";" || c === ".") && (i + 1 >= d.length || d[i + 1] === " ") && !/\be\.g$|\bi\.e$/.test(d.slice(0, i))) {
+      return d.slice(0, i).trim();
+    }
+  }
+  return d.trim();
+}
+
+/** Example values that read like a real call, for the builtin tools' parameters. */
+const EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
+  read: { path: "src/main.ts" },
+  write: { path: "notes.md", content: "# Notes\n" },
+  edit: { path: "src/main.ts", old_string: "let x = 1;", new_string: "const x = 1;" },
+  exec: { command: "npm test" },
+  search: { pattern: "TODO", path: "src" },
+  tree: { path: "." },
+  glob: { pattern: "**/*.ts" },
+};
 
 function exampleValue(k: string, p: Record<string, unknown>): unknown {
   if (Array.isArray(p["enum"]) && p["enum"].length > 0) return p["enum"][0];
@@ -107,8 +137,11 @@ function exampleValue(k: string, p: Record<string, unknown>): unknown {
   }
 }
 
-/** Required parameters only, with placeholder values; single quotes cannot appear in it. */
-function exampleArgs(schema: Record<string, unknown>): string {
+/** A known tool's example, else its required parameters with placeholder values; single quotes cannot appear in it. */
+function exampleArgs(name: string, schema: Record<string, unknown>): string {
+  const props = new Set(properties(schema).map(([k]) => k));
+  const known = EXAMPLES[name];
+  if (known && Object.keys(known).every((k) => props.has(k))) return JSON.stringify(known).replace(/'/g, "\\u0027");
   const req = required(schema);
   const obj: Record<string, unknown> = {};
   for (const [k, p] of properties(schema)) if (req.has(k)) obj[k] = exampleValue(k, p);
