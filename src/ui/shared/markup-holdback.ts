@@ -16,7 +16,19 @@ const BASE_TRIGGERS = ["<tool_call", "<function", "```json", "```tool", "```xml"
  */
 const CALL_KEY = `(?:name|tool|tool_name|tool_call|tool_calls|function|functioncall|function_call|role|type|cmd|${bareCallNames().join("|")})`;
 const PATTERNS = [new RegExp(`\\{\\s*["']${CALL_KEY}["']\\s*:`, "i"), new RegExp(`\\n[ \\t]*\\[?[ \\t]*(?:functions\\.)?(?:${bareCallNames().join("|")})\\(`, "i")];
-const TAILS = [/\{\s*(?:["'][\w]*(?:["']\s*)?)?$/, /\n(?=[ \t[\w.])[ \t]*\[?[ \t]*[\w.]*$/];
+const JSON_TAIL = /\{\s*(?:["'][\w]*(?:["']\s*)?)?$/;
+const LINE_TAIL = /\n(?=[ \t[\w.])[ \t]*\[?[ \t]*(?:functions\.)?([\w.]*)$/;
+const CALL_NAMES = bareCallNames();
+
+/** Length of a tail that may still grow into a call start: `{"na`, or a line that so far is a prefix of a tool name. */
+function openTail(lower: string): number {
+  const tail = lower.slice(-48);
+  const j = JSON_TAIL.exec(tail);
+  const l = LINE_TAIL.exec(tail);
+  const word = l?.[1] ?? "";
+  const lineOk = l !== null && (word === "" || "functions.".startsWith(word) || CALL_NAMES.some((n) => n.startsWith(word)));
+  return Math.max(j ? j[0].length : 0, lineOk && l ? l[0].length : 0);
+}
 /** Every dialect's markers (agent/toolcall/dialects), Cline-style `<read_file>` elements and line-start python calls. */
 const TRIGGERS = [...new Set([...BASE_TRIGGERS, ...DIALECT_TRIGGERS, ...LINE_START_TRIGGERS])];
 
@@ -53,10 +65,7 @@ export class MarkupHoldback {
     }
     // Keep back a tail that could be the start of a trigger split across deltas.
     let keep = partialTriggerSuffix(lower);
-    for (const re of TAILS) {
-      const m = re.exec(lower.slice(-48));
-      if (m) keep = Math.max(keep, m[0].length);
-    }
+    keep = Math.max(keep, openTail(lower));
     keep = Math.min(this.buffer.length, keep);
     // a held tail's leading line break can go out: the next push treats a printed "\n" as a line start
     if (keep > 0 && this.buffer[this.buffer.length - keep] === "\n") keep--;
