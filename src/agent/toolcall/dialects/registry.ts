@@ -15,10 +15,11 @@ import { bracketTags } from "./bracket-tags.ts";
 import { functionNameAttr } from "./function-name-attr.ts";
 import { clineXml } from "./cline-xml.ts";
 import { pythonCall } from "./python-call.ts";
+import { phiFunctools } from "./phi-functools.ts";
 import { CLINE_ELEMENT_NAMES } from "./cline-xml.ts";
 import { bareCallNames } from "./known-names.ts";
 
-export const DIALECTS: readonly Dialect[] = [harmony, llamaPythonTag, commandR, gemma, functionary, bracketTags, functionNameAttr, clineXml, pythonCall];
+export const DIALECTS: readonly Dialect[] = [harmony, llamaPythonTag, commandR, gemma, functionary, bracketTags, functionNameAttr, phiFunctools, clineXml, pythonCall];
 
 /** The first dialect's hit at `i`, its candidates stamped with the dialect id. */
 export function scanDialectAt(text: string, i: number, lineStart: boolean): ScanHit | undefined {
