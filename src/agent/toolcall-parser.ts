@@ -289,6 +289,14 @@ function scanJsonAt(text: string, i: number, to: number, loose: boolean, keys: K
   if (b > 0) {
     const j = tryStrictJson(text.slice(i, b));
     if (j.ok) return { end: b, candidates: callsFromJsonValue(j.value, text.slice(i, b), false, loose), errors: [] };
+    // `{"name=\"edit\"", "arguments": …}`: the name written into its key
+    const fixed = repairNameKey(text.slice(i, b));
+    if (fixed !== undefined) {
+      const f = tryStrictJson(fixed);
+      const v = f.ok ? f : parseLenientJson(fixed, "loose");
+      const calls = v.ok ? callsFromJsonValue(v.value, text.slice(i, b), true, loose) : [];
+      if (calls.length > 0) return { end: b, candidates: calls, errors: [] };
+    }
   }
   const r = parseLenientJson(text.slice(0, Math.min(to, i + LENIENT_WINDOW)), "loose", i);
   keys.budget -= r.ok ? r.end - i : Math.min(to - i, LENIENT_WINDOW);
@@ -296,6 +304,12 @@ function scanJsonAt(text: string, i: number, to: number, loose: boolean, keys: K
   const calls = callsFromJsonValue(r.value, text.slice(i, r.end), true, loose);
   // a repaired non-call is not skipped whole: the repair may have swallowed a real call after it
   return calls.length > 0 ? { end: r.end, candidates: calls, errors: [] } : undefined;
+}
+
+/** `"name=\"edit\""` / `"name="edit"` as a key → `"name": "edit"`; undefined when there is no such key. */
+function repairNameKey(s: string): string | undefined {
+  const re = /"(name|tool|tool_name|function)\s*=\s*\\?"?([A-Za-z_][\w.\-]*)\\?"?"/;
+  return re.test(s) ? s.replace(re, '"$1": "$2"') : undefined;
 }
 
 /**
