@@ -15,7 +15,7 @@ const BASE_TRIGGERS = ["<tool_call", "<function", "```json", "```tool", "```xml"
  * delta may end in that could still grow into one of them; such a tail is held until the next delta.
  */
 const CALL_KEY = `(?:name|tool|tool_name|tool_call|tool_calls|function|functioncall|function_call|role|type|cmd|${bareCallNames().join("|")})`;
-const PATTERNS = [new RegExp(`\\{\\s*["']${CALL_KEY}["']\\s*:`, "i"), new RegExp(`\\n[ \\t]*\\[?[ \\t]*(?:functions\\.)?(?:${bareCallNames().join("|")})\\(`, "i")];
+const PATTERNS = [new RegExp(`\\{\\s*["']${CALL_KEY}(?:["']\\s*:|\\s*=)`, "i"), new RegExp(`\\n[ \\t]*\\[?[ \\t]*(?:functions\\.)?(?:${bareCallNames().join("|")})\\(`, "i")];
 const JSON_TAIL = /\{\s*(?:["'][\w]*(?:["']\s*)?)?$/;
 const LINE_TAIL = /\n(?=[ \t[\w.])[ \t]*\[?[ \t]*(?:functions\.)?([\w.]*)$/;
 const CALL_NAMES = bareCallNames();
