@@ -5,12 +5,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { z } from "zod";
+import { currentLang, t } from "../i18n/i18n.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import { parseSandboxMode, type SandboxMode } from "../sandbox/types.ts";
 import { parseDotenv, rememberDotenvValues } from "./dotenv.ts";
 import { chatcliHome, findProjectRoot } from "./paths.ts";
 import { KNOWN_TOP_LEVEL_KEYS, settingsSchema, type Settings } from "./settings-schema.ts";
-import { t } from "../i18n/i18n.ts";
 import { findJsonSyntaxError, type JsonExpectation } from "./json-syntax-error.ts";
 
 export class ConfigError extends Error {
@@ -64,16 +65,16 @@ export function loadConfig(opts: LoadOptions): Config {
       for (const [k, v] of Object.entries(vars)) {
         if (env[k] !== undefined) continue;
         const why = dotenvRefusal(k, v);
-        if (why) warnings.push(`${dotenvPath}: ${k} ${why}; ignored.`);
+        if (why) warnings.push(t("config.dotenvRefused", { file: dotenvPath, key: k, why }));
         else env[k] = v;
       }
       rememberDotenvValues(Object.values(vars));
       dotenvUsed = dotenvPath;
     } catch (err) {
-      throw new ConfigError(`cannot read ${dotenvPath}: ${(err as Error).message}`);
+      throw new ConfigError(t("config.cannotRead", { file: dotenvPath, error: (err as Error).message }));
     }
   } else if (env.CHATCLI_DOTENV) {
-    throw new ConfigError(`CHATCLI_DOTENV names ${dotenvPath}, which does not exist. Fix the path or unset CHATCLI_DOTENV.`);
+    throw new ConfigError(t("config.dotenvMissing", { file: dotenvPath }));
   }
 
   const home = chatcliHome(env);
@@ -136,17 +137,16 @@ export function loadConfig(opts: LoadOptions): Config {
  * the user: a flag, the real environment or ~/.chatcli/settings.json.
  */
 const DOTENV_REFUSED = new Set(["CHATCLI_HOME", "CHATCLI_SANDBOX", "CHATCLI_AGENT_EXTRA_READ_PATHS", "CHATCLI_DOTENV"]);
-const WIDENING_HINT = "only a flag, the environment or ~/.chatcli/settings.json may widen what the agent can do";
 
 function dotenvRefusal(key: string, value: string): string | undefined {
-  if (DOTENV_REFUSED.has(key)) return `cannot be set from a .env file (${WIDENING_HINT})`;
-  if (key === "CHATCLI_PERMISSION_MODE" && value.trim() === "bypass") return `=bypass cannot come from a .env file (${WIDENING_HINT})`;
+  if (DOTENV_REFUSED.has(key)) return t("config.dotenvKeyRefused", { hint: t("config.wideningHint") });
+  if (key === "CHATCLI_PERMISSION_MODE" && value.trim() === "bypass") return t("config.dotenvBypassRefused", { hint: t("config.wideningHint") });
   return undefined;
 }
 
 function withoutWidening(project: Settings, file: string, warnings: string[]): Settings {
   const out: Settings = { ...project };
-  const refuse = (key: string) => warnings.push(`${file}: ${key} is ignored in project settings (${WIDENING_HINT}).`);
+  const refuse = (key: string) => warnings.push(t("config.projectRefused", { file, key, hint: t("config.wideningHint") }));
   if (out.permissionMode === "bypass") {
     refuse('"permissionMode": "bypass"');
     delete out.permissionMode;
@@ -173,14 +173,14 @@ function withoutWidening(project: Settings, file: string, warnings: string[]): S
 function parseMode(v: string | undefined, warnings: string[]): PermissionMode | undefined {
   if (!v) return undefined;
   if (v === "default" || v === "accept-edits" || v === "plan" || v === "bypass") return v;
-  warnings.push(`CHATCLI_PERMISSION_MODE=${v} is not one of default, accept-edits, plan, bypass; ignored.`);
+  warnings.push(t("config.badPermissionMode", { value: v }));
   return undefined;
 }
 
 function parseSandboxEnv(v: string | undefined, warnings: string[]): SandboxMode | undefined {
   if (!v) return undefined;
   const mode = parseSandboxMode(v);
-  if (!mode) warnings.push(`CHATCLI_SANDBOX=${v} is not one of workspace-write, read-only, off; ignored.`);
+  if (!mode) warnings.push(t("config.badSandbox", { value: v }));
   return mode;
 }
 
@@ -190,7 +190,7 @@ export function readSettings(file: string, warnings: string[]): Settings {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw new ConfigError(`cannot read settings file ${file}: ${(err as Error).message}`);
+    throw new ConfigError(t("config.cannotReadSettings", { file, error: (err as Error).message }));
   }
   if (!text.trim()) return {};
   let raw: unknown;
@@ -198,17 +198,18 @@ export function readSettings(file: string, warnings: string[]): Settings {
     raw = JSON.parse(text);
   } catch (err) {
     const at = findJsonSyntaxError(text);
-    if (!at) throw new ConfigError(`settings file ${file} is not valid JSON: ${(err as Error).message}. Fix the syntax or delete the file.`);
+    if (!at) throw new ConfigError(t("config.invalidJson", { file, error: (err as Error).message }));
     const found = at.found === null ? t("settings.jsonEnd") : JSON.stringify(at.found);
     throw new ConfigError(t("settings.jsonSyntax", { file, line: at.line, column: at.column, found, expected: describeExpectation(at.expected) }));
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new ConfigError(`settings file ${file} must contain a JSON object, e.g. {"provider": "OLLAMA"}.`);
+    throw new ConfigError(t("config.notObject", { file }));
   }
   for (const key of Object.keys(raw)) {
-    if (!KNOWN_TOP_LEVEL_KEYS.has(key)) warnings.push(`${file}: unknown key "${key}" ignored.`);
+    if (!KNOWN_TOP_LEVEL_KEYS.has(key)) warnings.push(t("config.unknownKey", { file, key }));
   }
-  const parsed = settingsSchema.safeParse(raw);
+  // zod's own wording for the rare issue describeIssue does not phrase: in the user's language.
+  const parsed = settingsSchema.safeParse(raw, currentLang() === "pt-BR" ? { error: z.locales.ptBR().localeError } : {});
   if (!parsed.success) {
     // Every bad key at once, one per line: fixing them one run at a time is a chore.
     const byKey = new Map<string, string>();
@@ -229,8 +230,8 @@ function describeExpectation(e: JsonExpectation): string {
 }
 
 function describeIssue(issue: { code: string; message: string; expected?: unknown; values?: unknown }): string {
-  if (issue.code === "invalid_type" && issue.expected) return `expected ${String(issue.expected)}`;
-  if (issue.code === "invalid_value" && Array.isArray(issue.values)) return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (issue.code === "invalid_type" && issue.expected) return t("config.expected", { what: String(issue.expected) });
+  if (issue.code === "invalid_value" && Array.isArray(issue.values)) return t("config.expectedOneOf", { values: issue.values.map((v) => JSON.stringify(v)).join(", ") });
   return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
 }
 

@@ -14,6 +14,11 @@ export function setLang(lang: Lang): void {
   current = lang;
 }
 
+/** The language `t` writes in now (for libraries that take a locale of their own: yargs, zod). */
+export function currentLang(): Lang {
+  return current;
+}
+
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
   const table = current === "pt-BR" ? ptBR : en;
   const template: string = table[key] ?? en[key];

@@ -4,6 +4,7 @@
  * raw JSON text. Its tool results lack the tool name, which is recovered from the matching call.
  */
 import { z } from "zod";
+import { t } from "../i18n/i18n.ts";
 import type { Message, ToolCall } from "../protocol/message.ts";
 
 const v2ToolCall = z.object({
@@ -48,15 +49,15 @@ export function parseChatcliSession(text: string): ImportedChatcli | string {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    return `not a JSON file: ${(err as Error).message}`;
+    return t("import.notJson", { error: (err as Error).message });
   }
   let list: unknown[];
   let title: string | undefined;
   if (Array.isArray(raw)) list = raw;
   else {
     const f = v2File.safeParse(raw);
-    if (!f.success) return `not a ChatCLI session file (expected {"version":2,"chat_history":[…]}): ${f.error.issues[0]?.message ?? "invalid"}`;
-    if (f.data.version > 2) return `ChatCLI session version ${f.data.version} is not supported (only 2)`;
+    if (!f.success) return t("import.notSession", { error: f.error.issues[0]?.message ?? "invalid" });
+    if (f.data.version > 2) return t("import.badVersion", { version: f.data.version });
     list = [...(f.data.chat_history ?? []), ...(f.data.agent_history ?? []), ...(f.data.coder_history ?? [])];
     title = f.data.title;
   }

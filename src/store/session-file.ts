@@ -8,6 +8,7 @@
 import * as nodeFs from "node:fs";
 import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { t } from "../i18n/i18n.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
 import { SESSION_RECORD_VERSION, sessionRecordSchema, viewEventOf, type HistoryPart, type MetaRecord, type RecordInput, type SessionRecord } from "./session-records.ts";
@@ -205,8 +206,8 @@ export function parseSession(file: string, text: string): LoadedSession {
     try {
       raw = JSON.parse(line);
     } catch {
-      if (isLast) warnings.push(`${basename(file)}: skipped a torn last line (the process was interrupted while writing it)`);
-      else lineWarning(`line ${i + 1} is corrupted and was skipped`, i);
+      if (isLast) warnings.push(t("store.tornLine", { file: basename(file) }));
+      else lineWarning(t("store.corruptLine", { line: i + 1 }), i);
       return;
     }
     const v = raw && typeof raw === "object" ? (raw as { v?: unknown }).v : undefined;
@@ -216,7 +217,7 @@ export function parseSession(file: string, text: string): LoadedSession {
     }
     const parsed = sessionRecordSchema.safeParse(raw);
     if (!parsed.success) {
-      lineWarning(`line ${i + 1} is not a valid session record and was skipped`, i);
+      lineWarning(t("store.invalidRecord", { line: i + 1 }), i);
       return;
     }
     const r = parsed.data;
@@ -251,12 +252,12 @@ export function parseSession(file: string, text: string): LoadedSession {
   });
   if (badLines.length > MAX_LINE_WARNINGS) {
     const more = badLines.slice(MAX_LINE_WARNINGS);
-    warnings.push(`${basename(file)}: ${more.length} more damaged line(s) were skipped (lines ${more.slice(0, 5).join(", ")}${more.length > 5 ? ", …" : ""})`);
+    warnings.push(t("store.moreDamaged", { file: basename(file), count: more.length, lines: `${more.slice(0, 5).join(", ")}${more.length > 5 ? ", …" : ""}` }));
   }
-  if (newer) warnings.push(`${basename(file)}: ${newer} record(s) written by a newer chatcli were skipped`);
-  if (unresolved) warnings.push(`${basename(file)}: ${unresolved} kept range(s) named entries that are missing (a damaged line?); those messages were left out`);
+  if (newer) warnings.push(t("store.newerRecords", { file: basename(file), count: newer }));
+  if (unresolved) warnings.push(t("store.unresolvedRanges", { file: basename(file), count: unresolved }));
   const resolvedMeta = checkedMeta(file, meta ?? fallbackMeta(file, history), warnings);
-  if (!meta) warnings.push(`${basename(file)}: no metadata record; using defaults`);
+  if (!meta) warnings.push(t("store.noMeta", { file: basename(file) }));
   let lastModel = { provider: resolvedMeta.provider, model: resolvedMeta.model };
   for (const e of events) if (e.type === "model_switch") lastModel = { provider: e.provider, model: e.model };
   return {
@@ -316,8 +317,8 @@ function rebuildHistory(history: Message[], ids: string[], parts: HistoryPart[],
 function checkedMeta(file: string, meta: MetaRecord, warnings: string[]): MetaRecord {
   if (isSafeId(meta.id) && (meta.forkedFrom === undefined || isSafeId(meta.forkedFrom))) return meta;
   const own = basename(file, SESSION_EXT);
-  if (!isSafeId(own)) throw new Error(`${file}: refused: the session id ${JSON.stringify(meta.id)} is not a valid id`);
-  warnings.push(`${basename(file)}: the session id ${JSON.stringify(meta.id)} is not a valid id; using ${own}`);
+  if (!isSafeId(own)) throw new Error(t("store.badIdRefused", { file, id: JSON.stringify(meta.id) }));
+  warnings.push(t("store.badIdReplaced", { file: basename(file), id: JSON.stringify(meta.id), own }));
   const { forkedFrom: _dropped, ...rest } = meta;
   return { ...rest, id: own };
 }

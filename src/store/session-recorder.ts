@@ -14,6 +14,7 @@
  * `current` mirrors the history as the FILE has it (suspended changes are not in it).
  */
 import type { AgentEvent } from "../protocol/events.ts";
+import { t } from "../i18n/i18n.ts";
 import type { Message } from "../protocol/message.ts";
 import { assertNever } from "../protocol/assert-never.ts";
 import type { SessionFileWriter } from "./session-file.ts";
@@ -250,7 +251,7 @@ export class SessionRecorder {
   private fail(err: unknown): void {
     if (this.failed) return;
     this.failed = true;
-    this.opts.onError?.(`Session autosave stopped: cannot write ${this.writer.path}: ${(err as Error)?.message ?? String(err)}`);
+    this.opts.onError?.(t("store.autosaveStopped", { file: this.writer.path, error: (err as Error)?.message ?? String(err) }));
   }
 
   private flushPending(): void {

@@ -7,6 +7,7 @@
 import { closeSync, cpSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { t } from "../i18n/i18n.ts";
 import type { Message } from "../protocol/message.ts";
 import { parseChatcliSession } from "./chatcli-import.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
@@ -165,7 +166,7 @@ export class SessionStore {
 
   /** Gives session `id` the name (a name already in use moves to this session). */
   saveName(name: string, id: string): string | undefined {
-    if (!SESSION_NAME_RE.test(name)) return `Invalid session name "${name}": use letters, digits, "_", "-" and ".", starting with a letter or digit.`;
+    if (!SESSION_NAME_RE.test(name)) return t("store.invalidName", { name });
     this.writeNames({ ...this.names(), [name]: id });
     return undefined;
   }
@@ -173,7 +174,7 @@ export class SessionStore {
   /** Deletes the session file, its directory and its names. Returns the deleted id, or an error message. */
   delete(ref: string): { id: string } | string {
     const s = this.resolve(ref);
-    if (!s) return `No session matches "${ref}".`;
+    if (!s) return t("slash.noMatch", { ref });
     rmSync(s.file, { force: true });
     rmSync(this.dataDirFor(s.id), { recursive: true, force: true });
     const names = Object.fromEntries(Object.entries(this.names()).filter(([, id]) => id !== s.id));
@@ -229,7 +230,7 @@ export class SessionStore {
     try {
       text = readFileSync(path, "utf8");
     } catch (err) {
-      return `cannot read ${path}: ${(err as Error).message}`;
+      return t("config.cannotRead", { file: path, error: (err as Error).message });
     }
     const r = parseChatcliSession(text);
     if (typeof r === "string") return `${path}: ${r}`;
