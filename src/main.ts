@@ -266,7 +266,7 @@ async function runInteractive(
       if (mine) return mine;
       if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
       if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
-      return `Unknown command /${name}. Type /help for the list.`;
+      return t("slash.unknownCommand", { name });
     },
   });
 }

@@ -3,6 +3,7 @@
  * Usage errors exit 2 with the message on stderr (never a stack trace).
  */
 import yargs from "yargs";
+import { currentLang, t, type MessageKey } from "../i18n/i18n.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/types.ts";
 import { t } from "../i18n/i18n.ts";
@@ -46,16 +47,67 @@ export class UsageError extends Error {
 const PERMISSION_MODES = ["default", "accept-edits", "plan", "bypass"] as const;
 const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 
+/**
+ * yargs' own strings (usage errors, `--help` headings) in the user's language, from our table: the locale files
+ * yargs ships are not inside the compiled binary, and the yargs default (LANG) must not win over CHATCLI_LANG.
+ * Keys are yargs' English source strings; plural ones take `one`/`other`.
+ */
+function yargsStrings(): Record<string, string | { one: string; other: string }> {
+  const both = (key: MessageKey, params: Record<string, string> = {}) => ({ one: t(key, params), other: t(key, params) });
+  return {
+    "Commands:": t("yargs.commands"),
+    "Options:": t("yargs.options"),
+    "Examples:": t("yargs.examples"),
+    "Positionals:": t("yargs.positionals"),
+    boolean: t("yargs.boolean"),
+    count: t("yargs.count"),
+    string: t("yargs.string"),
+    number: t("yargs.number"),
+    array: t("yargs.array"),
+    required: t("yargs.required"),
+    default: t("yargs.default"),
+    "default:": t("yargs.defaultColon"),
+    "choices:": t("yargs.choices"),
+    "aliases:": t("yargs.aliases"),
+    command: t("yargs.command"),
+    deprecated: t("yargs.deprecated"),
+    "deprecated: %s": t("yargs.deprecatedWhy", { why: "%s" }),
+    "generated-value": t("yargs.generatedValue"),
+    "Not enough non-option arguments: got %s, need at least %s": both("yargs.notEnoughArgs", { got: "%s", need: "%s" }),
+    "Too many non-option arguments: got %s, maximum of %s": both("yargs.tooManyArgs", { got: "%s", max: "%s" }),
+    "Missing argument value: %s": { one: t("yargs.missingValue", { names: "%s" }), other: t("yargs.missingValues", { names: "%s" }) },
+    "Missing required argument: %s": { one: t("yargs.missingRequired", { names: "%s" }), other: t("yargs.missingRequiredMany", { names: "%s" }) },
+    "Unknown argument: %s": { one: t("yargs.unknownArgument", { names: "%s" }), other: t("yargs.unknownArguments", { names: "%s" }) },
+    "Unknown command: %s": { one: t("yargs.unknownCommand", { names: "%s" }), other: t("yargs.unknownCommands", { names: "%s" }) },
+    "Invalid values:": t("yargs.invalidValues"),
+    "Argument: %s, Given: %s, Choices: %s": t("yargs.invalidValue", { name: "%s", given: "%s", choices: "%s" }),
+    "Argument check failed: %s": t("yargs.checkFailed", { what: "%s" }),
+    "Implications failed:": t("yargs.implications"),
+    "Not enough arguments following: %s": t("yargs.notEnoughFollowing", { name: "%s" }),
+    "Did you mean %s?": t("yargs.didYouMean", { what: "%s" }),
+    "Arguments %s and %s are mutually exclusive": t("yargs.exclusive", { a: "%s", b: "%s" }),
+    "Show help": t("args.help"),
+    "Show version number": t("args.version"),
+  };
+}
+
+/** `text` read back through one of our templates whose only placeholder is `{names}`: the names, or undefined. */
+function namesIn(text: string, key: MessageKey): string | undefined {
+  const [before = "", after = ""] = t(key, { names: "\u0000" }).split("\u0000");
+  if (!text.startsWith(before) || !text.endsWith(after) || text.length <= before.length + after.length) return undefined;
+  return text.slice(before.length, text.length - after.length);
+}
+
 /** yargs reports `--no-foo` as "foo" plus a camelCase twin ("such-flag, suchFlag"); name what the user typed. */
 function unknownArgsMessage(msg: string, argv: string[]): string {
-  const m = /^Unknown arguments?: (.+)$/.exec(msg);
-  if (!m?.[1]) return msg;
-  const listed = m[1].split(", ");
+  const found = namesIn(msg, "yargs.unknownArgument") ?? namesIn(msg, "yargs.unknownArguments");
+  if (!found) return msg;
+  const listed = found.split(", ");
   const kebab = (x: string) => x.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const names = listed
     .filter((x) => kebab(x) === x || !listed.includes(kebab(x)))
     .map((n) => (argv.some((a) => a === `--no-${n}` || a.startsWith(`--no-${n}=`)) ? `no-${n}` : n));
-  return `Unknown argument${names.length > 1 ? "s" : ""}: ${names.join(", ")}`;
+  return t(names.length > 1 ? "yargs.unknownArguments" : "yargs.unknownArgument", { names: names.join(", ") });
 }
 
 export function parseArgs(argv: string[], version: string): CliCommand {
@@ -69,72 +121,75 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     return f;
   };
   const parser = yargs(argv)
+    // A locale no yargs file is named after: every string comes from yargsStrings() (y18n treats the missing file as empty).
+    .locale(`chatcli-${currentLang()}`)
+    .updateLocale(yargsStrings() as Record<string, string>)
     .scriptName("chatcli")
-    .usage("$0 [options]            start the interactive TUI\n$0 -p \"prompt\" [options]  run one task headlessly and print the answer")
-    .option("prompt", { alias: "p", type: "string", describe: "Run one-shot: the prompt (piped stdin is appended)" })
-    .option("provider", { type: "string", describe: "Provider id (OLLAMA, OPENAI, CLAUDEAI, GOOGLEAI, …); env LLM_PROVIDER" })
-    .option("model", { alias: "m", type: "string", describe: "Model name; env LLM_MODEL" })
-    .option("output-format", { choices: OUTPUT_FORMATS, default: "text" as const, describe: "One-shot output: text, json or stream-json" })
-    .option("max-turns", { type: "number", describe: "One-shot: stop the agent after N model turns" })
-    .option("permission-mode", { choices: PERMISSION_MODES, describe: "default, accept-edits, plan or bypass" })
-    .option("sandbox", { choices: SANDBOX_MODES, describe: "OS sandbox for commands: workspace-write (default), read-only or off; env CHATCLI_SANDBOX" })
-    .option("inline", { type: "boolean", default: false, describe: "Keep the transcript in the terminal's scrollback (split footer)" })
-    .option("tui", { type: "boolean", default: true, describe: "Use the TUI (--no-tui prints plain text)" })
-    .option("resume", { alias: "r", type: "string", describe: "Resume a saved session by id or name" })
-    .option("continue", { alias: "c", type: "boolean", default: false, describe: "Continue the last session in this project" })
-    .option("rewind", { type: "number", describe: "With --resume: rewind to checkpoint N (1 = newest) before continuing" })
-    .command("models", "List the models the provider offers", (y) => y.option("json", { type: "boolean", default: false }), (a) => {
+    .usage(t("args.usage"))
+    .option("prompt", { alias: "p", type: "string", describe: t("args.prompt") })
+    .option("provider", { type: "string", describe: t("args.provider") })
+    .option("model", { alias: "m", type: "string", describe: t("args.model") })
+    .option("output-format", { choices: OUTPUT_FORMATS, default: "text" as const, describe: t("args.outputFormat") })
+    .option("max-turns", { type: "number", describe: t("args.maxTurns") })
+    .option("permission-mode", { choices: PERMISSION_MODES, describe: t("args.permissionMode") })
+    .option("sandbox", { choices: SANDBOX_MODES, describe: t("args.sandbox") })
+    .option("inline", { type: "boolean", default: false, describe: t("args.inline") })
+    .option("tui", { type: "boolean", default: true, describe: t("args.tui") })
+    .option("resume", { alias: "r", type: "string", describe: t("args.resume") })
+    .option("continue", { alias: "c", type: "boolean", default: false, describe: t("args.continue") })
+    .option("rewind", { type: "number", describe: t("args.rewind") })
+    .command("models", t("args.models"), (y) => y.option("json", { type: "boolean", default: false, describe: t("args.json") }), (a) => {
       result = { kind: "models", flags: common(a), json: Boolean(a.json) };
     })
-    .command("providers", "List providers and whether each is available", (y) => y.option("json", { type: "boolean", default: false }), (a) => {
+    .command("providers", t("args.providers"), (y) => y.option("json", { type: "boolean", default: false, describe: t("args.json") }), (a) => {
       result = { kind: "providers", flags: common(a), json: Boolean(a.json) };
     })
-    .command("sessions [action] [file]", "List saved sessions, or import a ChatCLI v2 session file", (y) =>
+    .command("sessions [action] [file]", t("args.sessions"), (y) =>
       y.positional("action", { choices: ["list", "import"] as const, default: "list" as const }).positional("file", { type: "string" }),
       (a) => {
         const action = a.action === "import" ? "import" : "list";
-        if (action === "import" && !a.file) throw new UsageError("sessions import needs a FILE: chatcli sessions import path/to/session.json");
+        if (action === "import" && !a.file) throw new UsageError(t("args.importNeedsFile"));
         result = { kind: "sessions", flags: common(a), action, ...(typeof a.file === "string" ? { file: a.file } : {}) };
       },
     )
-    .command("auth <action> [provider]", "Log in to a provider that uses device login (copilot)", (y) =>
+    .command("auth <action> [provider]", t("args.auth"), (y) =>
       y.positional("action", { choices: ["login", "logout", "status"] as const, demandOption: true }).positional("provider", { type: "string", default: "copilot" }),
       (a) => {
         result = { kind: "auth", flags: common(a), action: a.action as "login" | "logout" | "status", provider: String(a.provider ?? "copilot") };
       },
     )
-    .command("update", "Update chatcli to the newest release", (y) =>
-      y.version(false).option("check", { type: "boolean", default: false, describe: "Only check, do not install" }).option("version", { type: "string", describe: "Install this version" }),
+    .command("update", t("args.update"), (y) =>
+      y.version(false).option("check", { type: "boolean", default: false, describe: t("args.updateCheck") }).option("version", { type: "string", describe: t("args.updateVersion") }),
       (a) => {
         result = { kind: "update", flags: common(a), check: Boolean(a.check), ...(typeof a.version === "string" ? { version: a.version } : {}) };
       },
     )
-    .version("version", "Show the version", version)
+    .version("version", t("args.version"), version)
     .alias("version", "v")
-    .help("help")
+    .help("help", t("args.help"))
     .alias("help", "h")
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .exitProcess(false)
     .fail((msg, err) => {
-      throw err instanceof UsageError ? err : new UsageError(unknownArgsMessage(msg || err?.message || "invalid arguments", argv));
+      throw err instanceof UsageError ? err : new UsageError(unknownArgsMessage(msg || err?.message || t("args.invalid"), argv));
     });
 
   const a = parser.parseSync() as Record<string, unknown>;
   if (result) return result;
   if (a.help || a.version) return { kind: "printed" };
   const positional = (a._ as unknown[] | undefined) ?? [];
-  if (positional.length) throw new UsageError(`unknown command "${String(positional[0])}". Run chatcli --help.`);
+  if (positional.length) throw new UsageError(t("args.unknownCommand", { name: String(positional[0]) }));
   const maxTurns = typeof a["max-turns"] === "number" ? a["max-turns"] : undefined;
-  if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) throw new UsageError("--max-turns must be a positive integer");
+  if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) throw new UsageError(t("args.maxTurnsInvalid"));
   const rewind = typeof a.rewind === "number" ? a.rewind : undefined;
-  if (rewind !== undefined && (!Number.isInteger(rewind) || rewind < 1)) throw new UsageError("--rewind must be a positive integer (1 = newest checkpoint)");
+  if (rewind !== undefined && (!Number.isInteger(rewind) || rewind < 1)) throw new UsageError(t("args.rewindInvalid"));
   const resume = typeof a.resume === "string" ? a.resume : undefined;
   if (rewind !== undefined && resume === undefined && !a.continue) throw new UsageError(t("cli.rewindNeedsSession"));
   const base = { flags: common(a), continue: Boolean(a.continue), ...(resume !== undefined ? { resume } : {}), ...(rewind !== undefined ? { rewind } : {}) };
   if (typeof a.prompt === "string") {
     return { kind: "oneshot", prompt: a.prompt, outputFormat: a["output-format"] as OutputFormat, ...(maxTurns !== undefined ? { maxTurns } : {}), ...base };
   }
-  if (a.prompt !== undefined) throw new UsageError("-p/--prompt needs a value: chatcli -p \"your question\"");
+  if (a.prompt !== undefined) throw new UsageError(t("args.promptNeedsValue"));
   return { kind: "interactive", inline: Boolean(a.inline), noTui: a.tui === false, ...base };
 }

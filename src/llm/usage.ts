@@ -5,6 +5,7 @@
  */
 import type { Purpose, Usage } from "../protocol/llm.ts";
 import { costOf } from "./prices.ts";
+import { t } from "../i18n/i18n.ts";
 
 export interface UsageTotals {
   calls: number;
@@ -74,16 +75,16 @@ export class UsageTracker {
   /** The `/stats` text. */
   formatStats(): string {
     const s = this.session();
-    const lines = [`Session: ${s.calls} call${s.calls === 1 ? "" : "s"}`, `  ${formatTotals(s)}`];
+    const lines = [t(s.calls === 1 ? "usage.sessionOne" : "usage.sessionMany", { count: s.calls }), `  ${formatTotals(s)}`];
     const purposes = Object.entries(this.byPurpose());
     if (purposes.length) {
-      lines.push("By purpose:");
-      for (const [p, t] of purposes) lines.push(`  ${p.padEnd(17)} ${formatTotals(t)}`);
+      lines.push(t("usage.byPurpose"));
+      for (const [p, u] of purposes) lines.push(`  ${p.padEnd(17)} ${formatTotals(u)}`);
     }
     const models = Object.entries(this.byModel());
     if (models.length) {
-      lines.push("By model:");
-      for (const [m, t] of models) lines.push(`  ${m}  ${formatTotals(t)}`);
+      lines.push(t("usage.byModel"));
+      for (const [m, u] of models) lines.push(`  ${m}  ${formatTotals(u)}`);
     }
     return lines.join("\n");
   }
@@ -102,17 +103,17 @@ export function formatTokens(n: number): string {
 }
 
 export function formatCost(usd: number | undefined): string {
-  if (usd === undefined) return "cost n/a";
+  if (usd === undefined) return t("usage.costNA");
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
-function formatTotals(t: UsageTotals): string {
-  const parts = [
-    `in ${formatTokens(t.inputTokens)}`,
-    `(cached ${formatTokens(t.cachedInputTokens)})`,
-    `out ${formatTokens(t.outputTokens)}`,
-    `(reasoning ${formatTokens(t.reasoningTokens)})`,
-    formatCost(t.costUsd) + (t.costUsd !== undefined && t.unpricedCalls ? ` + ${t.unpricedCalls} unpriced` : ""),
-  ];
-  return parts.join(" ");
+function formatTotals(u: UsageTotals): string {
+  const unpriced = u.costUsd !== undefined && u.unpricedCalls ? t("usage.unpriced", { count: u.unpricedCalls }) : "";
+  return t("usage.totals", {
+    input: formatTokens(u.inputTokens),
+    cached: formatTokens(u.cachedInputTokens),
+    output: formatTokens(u.outputTokens),
+    reasoning: formatTokens(u.reasoningTokens),
+    cost: formatCost(u.costUsd) + unpriced,
+  });
 }

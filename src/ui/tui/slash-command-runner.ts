@@ -58,5 +58,5 @@ function helpText(commands: readonly SlashCommand[]): string {
 
 function statsText(s: ViewState): string {
   const st = s.status;
-  return t("tui.stats", { input: st.totalInputTokens, output: st.totalOutputTokens, context: formatTokens(st.contextTokens), window: formatTokens(st.contextWindow), cost: st.costUsd === undefined ? "n/a" : formatCost(st.costUsd) });
+  return t("tui.stats", { input: st.totalInputTokens, output: st.totalOutputTokens, context: formatTokens(st.contextTokens), window: formatTokens(st.contextWindow), cost: st.costUsd === undefined ? t("usage.na") : formatCost(st.costUsd) });
 }
