@@ -7,6 +7,7 @@
  *   3. execute: checkpoint snapshot, then the tool on the prepared arguments.
  * Failures of any kind come back as error results for the model, never as throws.
  */
+import { render, t } from "../i18n/i18n.ts";
 import { safeHead } from "../util/text.ts";
 import type { ToolSpec } from "../protocol/llm.ts";
 import type { PreparedArgs, ToolDefinition } from "../tool/tool.ts";
@@ -127,7 +128,9 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   if (decision.action === "allow") return "allowed";
   const diff = await previewDiff(o, p);
   const outside = p.tool.name === "exec" && decision.source === "protected" && o.sandbox?.exec() !== undefined;
-  const reason = outside ? `${decision.reason} (approved, it runs outside the sandbox)` : decision.reason;
+  // The person reads the reason in their language; the model only ever sees decision.reason (English).
+  const shown = decision.reasonText ? render(decision.reasonText) : decision.reason;
+  const reason = outside ? t("perm.outsideSandbox", { reason: shown }) : shown;
   const outsideProject = p.command !== undefined ? pathsOutsideProject(p.command, { projectRoot: o.projectRoot, cwd: execCwd(o, p), userHome: o.userHome ?? homedir() }) : [];
   const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}), ...(outsideProject.length ? { outsideProject } : {}), ...(decision.source === "protected" ? { noAlways: true } : {}) });
   if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);

@@ -6,7 +6,6 @@ import yargs from "yargs";
 import { currentLang, t, type MessageKey } from "../i18n/i18n.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/types.ts";
-import { t } from "../i18n/i18n.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 

@@ -37,6 +37,7 @@ import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/r
 import { findSafetyImmune, findSafetyImmuneRough, immunePath } from "./permission/safety-immune.ts";
 import { findProtectedInExec, protectedPath, protectedWord, type ProtectedContext } from "./permission/protected.ts";
 import { realpathLenient } from "./workspace.ts";
+import { render, type Localized, type MessageKey } from "../i18n/i18n.ts";
 
 export { PolicyFileError, POLICY_FILE_NAME, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
 
@@ -56,7 +57,10 @@ export interface PermissionRequest {
 
 export interface PermissionDecision {
   action: PermissionAction;
+  /** English: what the model is told (denialMessage) and what the log says. */
   reason: string;
+  /** The same reason for a person, in their language (the approval box): `render(reasonText)`. */
+  reasonText?: Localized;
   /** The pattern of the rule that decided, if one did. */
   rule?: string;
   source: DecisionSource;
@@ -148,6 +152,15 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   return policy;
 }
 
+function why(key: MessageKey, params?: Localized["params"]): Localized {
+  return params ? { key, params } : { key };
+}
+
+/** A decision whose reason is rendered twice: English for the model and the log, the person's language for the UI. */
+function decision(action: PermissionAction, reasonText: Localized, source: DecisionSource, rule?: string): PermissionDecision {
+  return { action, reason: render(reasonText, "en"), reasonText, source, ...(rule !== undefined ? { rule } : {}) };
+}
+
 /** The tool result text for a denied call: tells the model not to retry it. */
 export function denialMessage(reason: string): string {
   return `Permission denied: ${reason}. This action was denied by the user or the permission policy. Do not retry the same call; continue with another approach or ask the user how to proceed.`;
@@ -167,7 +180,7 @@ function decide(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   try {
     return decideUnsafe(req, ctx);
   } catch (e) {
-    return { action: "deny", reason: `the permission check failed (${e instanceof Error ? e.message : String(e)})`, source: "default" };
+    return decision("deny", why("perm.checkFailed", { error: e instanceof Error ? e.message : String(e) }), "default");
   }
 }
 
@@ -189,59 +202,51 @@ function decideUnsafe(req: PermissionRequest, ctx: Ctx): PermissionDecision {
 /** A line the dangerous check cannot clear (dangerous-maybe.ts) is never allowed: allow becomes ask, in every mode. */
 function decideExec(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const command = commandOf(req);
-  if (command === undefined || command.trim() === "") return { action: "ask", reason: "exec without a command", source: "default" };
+  if (command === undefined || command.trim() === "") return decision("ask", why("perm.execNoCommand"), "default");
   const parse = parseShell(command);
   const d = decideParsedExec(req, command, parse, ctx);
   if (d.action !== "allow") return d;
   const maybe = mayBeDangerous(parse, ctx.userHome);
   if (!maybe) return d;
-  return { action: "ask", reason: `cannot prove this is not a dangerous command (${maybe})`, source: "dangerous" };
+  return decision("ask", why("perm.maybeDangerous", { detail: maybe }), "dangerous");
 }
 
 function decideParsedExec(req: PermissionRequest, command: string, parse: ShellParseResult, ctx: Ctx): PermissionDecision {
   const danger = parse.ok ? findDangerous(parse.script, { userHome: ctx.userHome }) : findDangerousRough(parse.rough, { userHome: ctx.userHome });
   if (danger) {
-    return {
-      action: "deny",
-      reason: `dangerous command blocked (${danger}); it is forbidden regardless of policy rules and permission mode`,
-      source: "dangerous",
-    };
+    return decision("deny", why("perm.dangerous", { detail: danger }), "dangerous");
   }
   const candidates = execCandidates(parse);
   const listed = ctx.denylist.find((p) => candidates.some((words) => matchExecPattern(p, words)));
   if (listed !== undefined) {
-    return { action: "deny", reason: `dangerous command blocked (matches denylist pattern "${listed}")`, source: "dangerous" };
+    return decision("deny", why("perm.denylisted", { pattern: listed }), "dangerous");
   }
   const deny = longestRule(ctx.rules, "deny", (r) => candidates.some((words) => execRuleMatches(r, words)));
-  if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
+  if (deny) return decision("deny", why("perm.deniedByRule", { rule: deny.pattern }), "rule", deny.pattern);
   const ro = readOnlyVerdict(parse, command);
-  const planDenial = (r: { reason: string }): PermissionDecision => ({
-    action: "deny",
-    reason: `plan mode is on: only read-only commands may run, and this one is not (${r.reason})`,
-    source: "mode",
-  });
+  const planDenial = (r: { reason: string }): PermissionDecision => decision("deny", why("perm.planExec", { detail: r.reason }), "mode");
   const prot = findProtectedInExec(parse, { ...ctx, readOnly: ro.readOnly }) ?? protectedCwd(req, ctx);
   if (prot) {
     if (ctx.mode === "plan" && !ro.readOnly) return planDenial(ro);
-    return { action: "ask", reason: `${prot}: commands that may change it always need approval`, source: "protected" };
+    return decision("ask", why("perm.protectedExec", { what: prot }), "protected");
   }
-  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
+  if (ctx.mode === "bypass") return decision("allow", why("perm.bypass"), "mode");
   if (ctx.mode === "plan" && !ro.readOnly) return planDenial(ro);
   const immune = parse.ok ? findSafetyImmune(parse.script) : findSafetyImmuneRough(parse.rough);
-  if (immune) return { action: "ask", reason: `${immune} always needs approval`, source: "safety" };
-  if (!parse.ok) return { action: "ask", reason: `the command could not be parsed (${parse.error})`, source: "default" };
+  if (immune) return decision("ask", why("perm.safetyExec", { what: immune }), "safety");
+  if (!parse.ok) return decision("ask", why("perm.unparsed", { error: parse.error }), "default");
   const perCommand = parse.script.commands.map((c) => bestRule(ctx.rules, (r) => execRuleMatches(r, c.argv) && c.assignments.length === 0));
   const ask = perCommand.find((r) => r?.action === "ask");
-  if (ask) return { action: "ask", reason: `rule "${ask.pattern}" asks`, rule: ask.pattern, source: "rule" };
+  if (ask) return decision("ask", why("perm.ruleAsks", { rule: ask.pattern }), "rule", ask.pattern);
   if (perCommand.length > 0 && perCommand.every((r) => r?.action === "allow") && !hasFileRedirect(parse)) {
     const rule = perCommand.reduce((a, b) => ((b?.pattern.length ?? 0) > (a?.pattern.length ?? 0) ? b : a));
-    return { action: "allow", reason: `allowed by rule "${rule?.pattern}"`, rule: rule?.pattern, source: "rule" };
+    return decision("allow", why("perm.allowedByRule", { rule: rule?.pattern ?? "" }), "rule", rule?.pattern);
   }
   const network = sandboxNetworkAsk(req, ctx);
   if (network) return network;
-  if (ro.readOnly) return { action: "allow", reason: "read-only command", source: "default" };
-  if (sandboxAllows(req, ctx)) return { action: "allow", reason: "runs in the sandbox", source: "sandbox" };
-  return { action: "ask", reason: `not a read-only command: ${ro.reason}`, source: "default" };
+  if (ro.readOnly) return decision("allow", why("perm.readOnlyCommand"), "default");
+  if (sandboxAllows(req, ctx)) return decision("allow", why("perm.inSandbox"), "sandbox");
+  return decision("ask", why("perm.notReadOnly", { detail: ro.reason }), "default");
 }
 
 /** exec's `cwd` argument: a command run inside `.git/hooks` writes there without naming it. */
@@ -256,32 +261,28 @@ function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): P
   const path = pathOf(req, ctx.projectRoot);
   const matches = (r: PolicyRule) => fileRuleMatches(r, req.tool, path, ctx);
   const deny = longestRule(ctx.rules, "deny", matches);
-  if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
+  if (deny) return decision("deny", why("perm.deniedByRule", { rule: deny.pattern }), "rule", deny.pattern);
   const prot = kind === "write" && path ? protectedPath(path, ctx) : undefined;
-  if (prot && ctx.mode !== "plan") return { action: "ask", reason: `${req.tool} on ${prot} always needs approval`, source: "protected" };
-  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
-  if (ctx.mode === "plan" && kind === "write") {
-    return { action: "deny", reason: `plan mode is on: ${req.tool} is not allowed until the plan is approved`, source: "mode" };
-  }
+  if (prot && ctx.mode !== "plan") return decision("ask", why("perm.protectedFile", { tool: req.tool, what: prot }), "protected");
+  if (ctx.mode === "bypass") return decision("allow", why("perm.bypass"), "mode");
+  if (ctx.mode === "plan" && kind === "write") return decision("deny", why("perm.planFile", { tool: req.tool }), "mode");
   const immune = path ? immunePath(path) : undefined;
-  if (immune) return { action: "ask", reason: `${req.tool} on a ${immune} always needs approval`, source: "safety" };
+  if (immune) return decision("ask", why("perm.safetyFile", { tool: req.tool, what: immune }), "safety");
   const rule = bestRule(ctx.rules, matches);
-  if (rule) return { action: rule.action, reason: `${rule.action === "allow" ? "allowed" : "asked"} by rule "${rule.pattern}"`, rule: rule.pattern, source: "rule" };
-  if (kind === "read") return { action: "allow", reason: `${req.tool} is read-only`, source: "default" };
-  if (ctx.mode === "accept-edits" && path && insideProject(path, ctx.projectRoot)) {
-    return { action: "allow", reason: "accept-edits mode: edits inside the project are allowed", source: "mode" };
-  }
-  return { action: "ask", reason: `${req.tool} changes files`, source: "default" };
+  if (rule) return decision(rule.action, why(rule.action === "allow" ? "perm.allowedByRule" : "perm.askedByRule", { rule: rule.pattern }), "rule", rule.pattern);
+  if (kind === "read") return decision("allow", why("perm.readTool", { tool: req.tool }), "default");
+  if (ctx.mode === "accept-edits" && path && insideProject(path, ctx.projectRoot)) return decision("allow", why("perm.acceptEdits"), "mode");
+  return decision("ask", why("perm.writeTool", { tool: req.tool }), "default");
 }
 
 function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const matches = (r: PolicyRule) => parsePattern(r.pattern).tool === req.tool && parsePattern(r.pattern).arg === undefined;
   const deny = longestRule(ctx.rules, "deny", matches);
-  if (deny) return { action: "deny", reason: `denied by rule "${deny.pattern}"`, rule: deny.pattern, source: "rule" };
-  if (ctx.mode === "bypass") return { action: "allow", reason: "bypass mode", source: "mode" };
+  if (deny) return decision("deny", why("perm.deniedByRule", { rule: deny.pattern }), "rule", deny.pattern);
+  if (ctx.mode === "bypass") return decision("allow", why("perm.bypass"), "mode");
   const rule = bestRule(ctx.rules, matches);
-  if (rule) return { action: rule.action, reason: `${rule.action === "allow" ? "allowed" : "asked"} by rule "${rule.pattern}"`, rule: rule.pattern, source: "rule" };
-  return { action: "ask", reason: `no rule for tool "${req.tool}"`, source: "default" };
+  if (rule) return decision(rule.action, why(rule.action === "allow" ? "perm.allowedByRule" : "perm.askedByRule", { rule: rule.pattern }), "rule", rule.pattern);
+  return decision("ask", why("perm.noRule", { tool: req.tool }), "default");
 }
 
 function suggestPatterns(req: PermissionRequest, ctx: Ctx): string[] {
@@ -394,7 +395,7 @@ function insideProject(path: string, projectRoot: string): boolean {
 function sandboxNetworkAsk(req: PermissionRequest, ctx: Ctx): PermissionDecision | undefined {
   const sb = ctx.sandbox;
   if (!sb?.active || sb.network || req.args.network !== true) return undefined;
-  return { action: "ask", reason: "the command asks for network access (sandboxed commands have none)", source: "sandbox" };
+  return decision("ask", why("perm.network"), "sandbox");
 }
 
 /** workspace-write with a working sandbox: a command whose working directory is inside the project runs without asking. */
