@@ -230,6 +230,14 @@ async function runInteractive(
     const def = getProviderDefinition(binding.providerId);
     return describeLlmError(e, { provider: binding.providerId, model: binding.model, baseUrl: def ? resolveBaseUrl(def, cfg.env) : resolved.baseUrl });
   };
+  // The commands both UIs hand over (the TUI handles its own first: /help, /model, /rewind, …).
+  const onSlashCommand = async (name: string, args: string): Promise<string> => {
+    const mine = extras.slash?.handle(name, args);
+    if (mine) return mine;
+    if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
+    if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
+    return t("slash.unknownCommand", { name });
+  };
   if (cmd.noTui || !process.stdout.isTTY) {
     void extras.sandbox?.ready().then((s) => {
       if (s.state === "unavailable") process.stderr.write(`chatcli: ${sandboxNotice(s, extras.sandbox!.network).text}\n`);
@@ -237,7 +245,7 @@ async function runInteractive(
     const { runPlain } = await import("./ui/tui/plain-output.ts");
     session.start();
     // Input markers only for a person at a terminal: not into a pipe or a file, not for a piped script.
-    return runPlain(describingErrors(session, describe), process.stdin, process.stdout, { interactive: process.stdin.isTTY === true && process.stdout.isTTY === true });
+    return runPlain(describingErrors(session, describe), process.stdin, process.stdout, { interactive: process.stdin.isTTY === true && process.stdout.isTTY === true, onSlashCommand });
   }
   const { runTui, displayModeFromEnv } = await import("./ui/tui/run-tui.ts");
   return runTui({
@@ -261,13 +269,7 @@ async function runInteractive(
     // What /stats reports before the first turn: the system prompt + tools (+ a resumed history).
     contextTokens: session.contextTokens(),
     listModels: () => listModelChoices(cfg),
-    onSlashCommand: async (name, args) => {
-      const mine = extras.slash?.handle(name, args);
-      if (mine) return mine;
-      if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
-      if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
-      return t("slash.unknownCommand", { name });
-    },
+    onSlashCommand,
   });
 }
 

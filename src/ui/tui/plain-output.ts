@@ -25,6 +25,8 @@ export const PLAIN_PROMPT_MARKER = "> ";
 export interface PlainOptions {
   /** Show input markers; default: the input is a terminal. */
   interactive?: boolean;
+  /** `/name args` lines other than /exit, /quit, /clear and /compact; the returned text is printed. */
+  onSlashCommand?: (name: string, args: string) => Promise<string | undefined> | string | undefined;
 }
 
 export async function runPlain(session: SessionLike, input: NodeJS.ReadableStream, output: PlainOutput, opts: PlainOptions = {}): Promise<number> {
@@ -148,8 +150,36 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
       resolveDone(0);
       return;
     }
+    // The same rule as the TUI: a line that starts with "/" is a command, never a prompt for the model.
+    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(t);
+    if (m) {
+      void slashCommand(m[1]!, m[2]!.trim()).then(() =>
+        setTimeout(() => {
+          if (waiting.length) return submitNext();
+          maybeDone();
+          promptIfIdle();
+        }, 0),
+      );
+      return;
+    }
     running = true;
     session.submit({ type: "user_input", text });
+  }
+  async function slashCommand(name: string, args: string): Promise<void> {
+    running = true;
+    try {
+      if (name === "clear") session.submit({ type: "clear" });
+      else if (name === "compact") session.submit(args ? { type: "compact", instruction: args } : { type: "compact" });
+      else if (!opts.onSlashCommand) line(t("tui.unknownCommand", { name }));
+      else {
+        const out = await opts.onSlashCommand(name, args);
+        if (out) line(out);
+      }
+    } catch (e) {
+      line(t("tui.commandFailed", { name, error: String(e) }));
+    } finally {
+      running = false;
+    }
   }
   function submitNext(): void {
     const next = waiting.shift();
