@@ -123,8 +123,12 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   // The policy reads the sandbox's state: make sure the probe has answered before an exec is decided.
   if (p.tool.name === "exec" && o.sandbox) await o.sandbox.ready();
   const decision = o.policy.decide(p.request);
-  // details (for the UI) say who denied what; the text is for the model (ui/shared/tool-error-line.ts).
-  if (decision.action === "deny") return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: "policy" } };
+  // details (for the UI) say who denied what and why (`deniedBecause`: the policy's reason in the person's
+  // language); the text is for the model, in English (ui/shared/tool-error-line.ts).
+  if (decision.action === "deny") {
+    const deniedBecause = decision.reasonText ? render(decision.reasonText) : decision.reason;
+    return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: "policy", deniedBecause } };
+  }
   if (decision.action === "allow") return "allowed";
   const diff = await previewDiff(o, p);
   const outside = p.tool.name === "exec" && decision.source === "protected" && o.sandbox?.exec() !== undefined;

@@ -426,4 +426,5 @@ export const en = {
   "perm.noRule": "no rule for tool \"{tool}\"",
   "perm.network": "the command asks for network access (sandboxed commands have none)",
   "perm.outsideSandbox": "{reason} (approved, it runs outside the sandbox)",
+  "toolError.blockedWhy": "Blocked by the permission policy: {action} ({reason})",
 } as const;

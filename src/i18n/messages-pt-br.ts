@@ -424,4 +424,5 @@ export const ptBR: Record<MessageKey, string> = {
   "perm.noRule": "nenhuma regra para a ferramenta \"{tool}\"",
   "perm.network": "o comando pede acesso à rede (comandos no sandbox não têm rede)",
   "perm.outsideSandbox": "{reason} (se aprovado, roda fora do sandbox)",
+  "toolError.blockedWhy": "Bloqueado pela política de permissões: {action} ({reason})",
 };

@@ -23,6 +23,8 @@ export function toolErrorLine(e: FailedToolCall): string | undefined {
   }
   switch (e.errorCode) {
     case "permission_denied":
+      // deniedBecause: the policy's reason, already in the person's language (tool-host-impl.ts).
+      if (d.deniedBy === "policy" && typeof d.deniedBecause === "string" && d.deniedBecause) return t("toolError.blockedWhy", { action, reason: d.deniedBecause });
       if (d.deniedBy === "policy") return t("toolError.blocked", { action });
       if (d.deniedBy === "interrupted") return t("toolError.interrupted", { action });
       return t("toolError.denied", { action });
