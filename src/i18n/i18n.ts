@@ -39,6 +39,10 @@ export interface Localized {
   params?: Record<string, string | number | Localized>;
 }
 
+export function msg(key: MessageKey, params?: Localized["params"]): Localized {
+  return params ? { key, params } : { key };
+}
+
 export function render(m: Localized, lang: Lang = current): string {
   const params: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(m.params ?? {})) params[k] = typeof v === "object" ? render(v, lang) : v;

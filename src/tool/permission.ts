@@ -37,7 +37,7 @@ import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/r
 import { findSafetyImmune, findSafetyImmuneRough, immunePath } from "./permission/safety-immune.ts";
 import { findProtectedInExec, protectedPath, protectedWord, type ProtectedContext } from "./permission/protected.ts";
 import { realpathLenient } from "./workspace.ts";
-import { render, type Localized, type MessageKey } from "../i18n/i18n.ts";
+import { msg, render, type Localized } from "../i18n/i18n.ts";
 
 export { PolicyFileError, POLICY_FILE_NAME, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
 
@@ -152,9 +152,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   return policy;
 }
 
-function why(key: MessageKey, params?: Localized["params"]): Localized {
-  return params ? { key, params } : { key };
-}
+const why = msg;
 
 /** A decision whose reason is rendered twice: English for the model and the log, the person's language for the UI. */
 function decision(action: PermissionAction, reasonText: Localized, source: DecisionSource, rule?: string): PermissionDecision {
@@ -250,11 +248,11 @@ function decideParsedExec(req: PermissionRequest, command: string, parse: ShellP
 }
 
 /** exec's `cwd` argument: a command run inside `.git/hooks` writes there without naming it. */
-function protectedCwd(req: PermissionRequest, ctx: Ctx): string | undefined {
+function protectedCwd(req: PermissionRequest, ctx: Ctx): Localized | undefined {
   const cwd = req.args.cwd;
   if (typeof cwd !== "string" || cwd === "") return undefined;
   const byPath = protectedPath(realpathLenient(isAbsolute(cwd) ? resolve(cwd) : resolve(ctx.projectRoot, cwd)), ctx);
-  return byPath ? `it runs in ${byPath}` : protectedWord(cwd, ctx);
+  return byPath ? msg("perm.runsIn", { what: byPath }) : protectedWord(cwd, ctx);
 }
 
 function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): PermissionDecision {

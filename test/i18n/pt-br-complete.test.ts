@@ -7,6 +7,8 @@ import { en, ptBR, type MessageKey } from "../../src/i18n/messages.ts";
 /** The same in both languages on purpose. Keep it short; every entry says why. */
 const IDENTICAL: Partial<Record<MessageKey, string>> = {
   "tui.welcome": "program name, version, provider and model names only",
+  "protect.word": "a reason (translated itself) and the shell word it is about",
+  "danger.command": "a command line only (\"nft flush\"), quoted as the user would type it",
 };
 
 // Whole words only (not "is" inside "ilegível(is)"); text in quotes/backticks, flags, paths and placeholders is

@@ -8,6 +8,10 @@ import type { ShellScript, SimpleCommand } from "../shell/shell-types.ts";
 import { argvVariants, SHELLS, unwrapArgv, unwrapScript, unwrapSimple, type CommandView, type Unwrapped } from "./command-view.ts";
 import { isCriticalPath, isDevicePath, isSystemWriteTarget } from "./paths.ts";
 import { writtenFiles } from "./written-files.ts";
+import { msg, type Localized } from "../../i18n/i18n.ts";
+
+/** A finding that is a command line and nothing else: the same words in every language. */
+const code = (command: string): Localized => msg("danger.command", { command });
 
 export interface ThreatOptions {
   /** The user's real home directory, so `rm -rf /home/me` is recognized. */
@@ -22,10 +26,10 @@ const EVALUATORS = new Set(["eval", "source", "."]);
 const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const MAX_DEPTH = 6;
 
-export function findDangerous(script: ShellScript, opts: ThreatOptions = {}, depth = 0): string | undefined {
+export function findDangerous(script: ShellScript, opts: ThreatOptions = {}, depth = 0): Localized | undefined {
   if (depth > MAX_DEPTH) return undefined;
   for (const f of script.functions) {
-    if (f.body.filter((c) => c.argv[0] === f.name).length >= 2) return `fork bomb (function '${f.name}' spawns itself)`;
+    if (f.body.filter((c) => c.argv[0] === f.name).length >= 2) return msg("danger.forkBomb", { name: f.name });
   }
   const unwrapped = unwrapScript(script);
   const fetchIdx = unwrapped.findIndex((u) => u.views.some((v) => DOWNLOADERS.has(v.name)));
@@ -39,15 +43,15 @@ export function findDangerous(script: ShellScript, opts: ThreatOptions = {}, dep
         const target = operandsOf(v.args)[0] ?? "~";
         cwdCritical = isCriticalPath(target, opts.userHome) ? target : target.startsWith("/") ? undefined : cwdCritical;
       } else if (cwdCritical !== undefined && v.name === "rm" && hasFlag(v.args, "rR", "--recursive")) {
-        return `recursive delete inside ${cwdCritical}`;
+        return msg("danger.recursiveInside", { path: cwdCritical });
       }
     }
     const redirect = dangerousRedirect(cmd);
     if (redirect) return redirect;
     if (script.features.has("pipe") && fetchIdx >= 0 && fetchIdx < i && u.views.some((v) => isStdinInterpreter(v))) {
-      return "downloaded code piped into an interpreter";
+      return msg("danger.pipedDownload");
     }
-    if (runsDownloadedSubstitution(cmd, u)) return "downloaded code run by an interpreter";
+    if (runsDownloadedSubstitution(cmd, u)) return msg("danger.runDownload");
     const r = findInUnwrapped(u, opts, depth);
     if (r) return r;
   }
@@ -55,22 +59,22 @@ export function findDangerous(script: ShellScript, opts: ThreatOptions = {}, dep
 }
 
 /** For a command line that did not parse: blocklist over the rough split. */
-export function findDangerousRough(rough: string[][], opts: ThreatOptions = {}): string | undefined {
+export function findDangerousRough(rough: string[][], opts: ThreatOptions = {}): Localized | undefined {
   const u: Unwrapped = { views: [], scripts: [], rough: [] };
   for (const argv of rough) {
     const first = argv[0] ?? "";
-    if (isDevicePath(first)) return `write to device ${first}`;
+    if (isDevicePath(first)) return msg("danger.writeDevice", { path: first });
     unwrapArgv(argv, [], 0, u);
     for (const v of argvVariants(argv)) unwrapArgv(v, [], 0, u);
   }
   const names = new Set(u.views.map((v) => v.name));
   if ([...names].some((n) => DOWNLOADERS.has(n)) && [...names].some((n) => INTERPRETERS.has(n) || EVALUATORS.has(n))) {
-    return "downloaded code run by an interpreter";
+    return msg("danger.runDownload");
   }
   return findInUnwrapped(u, opts, 0);
 }
 
-function findInUnwrapped(u: Unwrapped, opts: ThreatOptions, depth: number): string | undefined {
+function findInUnwrapped(u: Unwrapped, opts: ThreatOptions, depth: number): Localized | undefined {
   for (const v of u.views) {
     const r = dangerousView(v, opts);
     if (r) return r;
@@ -82,13 +86,13 @@ function findInUnwrapped(u: Unwrapped, opts: ThreatOptions, depth: number): stri
   return u.rough.length > 0 ? findDangerousRough(u.rough, opts) : undefined;
 }
 
-function dangerousRedirect(cmd: SimpleCommand): string | undefined {
+function dangerousRedirect(cmd: SimpleCommand): Localized | undefined {
   for (const r of cmd.redirects) {
     const t = r.target.value;
-    if (t.includes("/dev/tcp/") || t.includes("/dev/udp/")) return "network redirection (/dev/tcp)";
+    if (t.includes("/dev/tcp/") || t.includes("/dev/udp/")) return msg("danger.netRedirect");
     if (!OUTPUT_OPS.has(r.op)) continue;
-    if (isDevicePath(t)) return `write to device ${t}`;
-    if (isSystemWriteTarget(t)) return `write to system file ${t}`;
+    if (isDevicePath(t)) return msg("danger.writeDevice", { path: t });
+    if (isSystemWriteTarget(t)) return msg("danger.writeSystem", { path: t });
   }
   return undefined;
 }
@@ -109,28 +113,28 @@ function scriptDownloads(s: ShellScript): boolean {
   return s.commands.some((c) => unwrapSimple(c).views.some((v) => DOWNLOADERS.has(v.name)));
 }
 
-function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined {
+function dangerousView(v: CommandView, opts: ThreatOptions): Localized | undefined {
   const { name, args } = v;
   const operands = operandsOf(args);
   for (const a of args) {
-    if (a.includes("/dev/tcp/") || a.includes("/dev/udp/")) return "network redirection (/dev/tcp)";
+    if (a.includes("/dev/tcp/") || a.includes("/dev/udp/")) return msg("danger.netRedirect");
   }
   if (name.startsWith("mkfs") || ["mke2fs", "mkswap", "wipefs", "mkntfs", "newfs", "mkdosfs"].includes(name)) {
-    return `filesystem format (${name})`;
+    return msg("danger.format", { name });
   }
   const written = systemDestination(writtenFiles(name, args));
   if (written) return written;
   switch (name) {
     case "rm":
-      if (args.some((a) => a.length >= 4 && "--no-preserve-root".startsWith(a))) return "rm --no-preserve-root";
+      if (args.some((a) => a.length >= 4 && "--no-preserve-root".startsWith(a))) return code("rm --no-preserve-root");
       if (hasFlag(args, "rR", "--recursive")) {
         const t = operands.find((o) => isCriticalPath(o, opts.userHome));
-        if (t !== undefined) return `recursive delete of ${t}`;
+        if (t !== undefined) return msg("danger.recursiveOf", { path: t });
       }
       return undefined;
     case "dd": {
       const of = args.find((a) => a.startsWith("of="))?.slice(3);
-      return of !== undefined && isDevicePath(of) ? `dd to device ${of}` : undefined;
+      return of !== undefined && isDevicePath(of) ? msg("danger.ddDevice", { path: of }) : undefined;
     }
     case "shred":
     case "wipe":
@@ -142,18 +146,18 @@ function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined 
     case "gdisk":
     case "blkdiscard": {
       const dev = operands.find((o) => isDevicePath(o));
-      return dev !== undefined ? `${name} on device ${dev}` : undefined;
+      return dev !== undefined ? msg("danger.onDevice", { name, path: dev }) : undefined;
     }
     case "chmod":
     case "chown":
     case "chgrp": {
       const recursive = hasFlag(args, "R", "--recursive");
       const t = operands.slice(1).find((o) => isCriticalPath(o, opts.userHome) && (recursive || o.replace(/\/+$/, "") === ""));
-      return t !== undefined ? `${name} on ${t}` : undefined;
+      return t !== undefined ? msg("danger.on", { name, path: t }) : undefined;
     }
     case "mv": {
       const t = operands.slice(0, -1).find((o) => isCriticalPath(o, opts.userHome));
-      if (t !== undefined) return `mv of ${t}`;
+      if (t !== undefined) return msg("danger.mvOf", { path: t });
       return systemDestination(operands.slice(-1));
     }
     case "cp":
@@ -171,42 +175,42 @@ function dangerousView(v: CommandView, opts: ThreatOptions): string | undefined 
       }
       const destructive = args.some((a) => a === "-delete" || a.startsWith("-exec") || a.startsWith("-ok") || a.startsWith("-fprint") || a === "-fls");
       const t = start.find((s) => isCriticalPath(s, opts.userHome));
-      return destructive && t !== undefined ? `find ${t} with -delete/-exec` : undefined;
+      return destructive && t !== undefined ? msg("danger.find", { path: t }) : undefined;
     }
     case "shutdown":
     case "reboot":
     case "poweroff":
     case "halt":
-      return `system ${name}`;
+      return msg("danger.system", { command: name });
     case "init":
     case "telinit":
-      return operands[0] === "0" || operands[0] === "6" ? `system ${name} ${operands[0]}` : undefined;
+      return operands[0] === "0" || operands[0] === "6" ? msg("danger.system", { command: `${name} ${operands[0]}` }) : undefined;
     case "systemctl":
-      return ["poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"].includes(operands[0] ?? "") ? `systemctl ${operands[0]}` : undefined;
+      return ["poweroff", "reboot", "halt", "kexec", "suspend", "hibernate"].includes(operands[0] ?? "") ? code(`systemctl ${operands[0]}`) : undefined;
     case "crontab":
-      return hasFlag(args, "r", "--remove") ? "crontab -r (removes every cron job)" : undefined;
+      return hasFlag(args, "r", "--remove") ? msg("danger.crontab") : undefined;
     case "iptables":
     case "ip6tables":
-      return hasFlag(args, "F", "--flush") ? `${name} flush` : undefined;
+      return hasFlag(args, "F", "--flush") ? code(`${name} flush`) : undefined;
     case "nft":
-      return operands[0] === "flush" ? "nft flush" : undefined;
+      return operands[0] === "flush" ? code("nft flush") : undefined;
     case "nc":
     case "ncat":
     case "netcat":
-      return hasFlag(args, "ec", "--exec") || args.includes("--sh-exec") || args.includes("--lua-exec") ? `${name} -e (remote shell)` : undefined;
+      return hasFlag(args, "ec", "--exec") || args.includes("--sh-exec") || args.includes("--lua-exec") ? msg("danger.remoteShell", { name }) : undefined;
     case "kill": {
       const last = args[args.length - 1];
-      if (args.length >= 2 && last === "-1") return "kill of every process (-1)";
-      return operands.includes("1") ? "kill of init (pid 1)" : undefined;
+      if (args.length >= 2 && last === "-1") return msg("danger.killAll");
+      return operands.includes("1") ? msg("danger.killInit") : undefined;
     }
     default:
       return undefined;
   }
 }
 
-function systemDestination(targets: string[]): string | undefined {
+function systemDestination(targets: string[]): Localized | undefined {
   const t = targets.find((o) => isSystemWriteTarget(o) || isDevicePath(o));
-  return t !== undefined ? `write to system file ${t}` : undefined;
+  return t !== undefined ? msg("danger.writeSystem", { path: t }) : undefined;
 }
 
 /** Non-option arguments (everything after `--` counts as an operand). */

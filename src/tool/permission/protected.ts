@@ -16,6 +16,7 @@ import { expandBraces, unwrapArgv, unwrapScript, type Unwrapped } from "./comman
 import { isSystemPath } from "./paths.ts";
 import { realpathLenient } from "../workspace.ts";
 import { segmentsOf, segmentCouldBe, type WordSegment } from "./word-pattern.ts";
+import { msg, type Localized } from "../../i18n/i18n.ts";
 
 export interface ProtectedContext {
   /** chatcli's home (CHATCLI_HOME or ~/.chatcli). */
@@ -45,24 +46,24 @@ const NAMES = [...PROTECTED_DIRS, ...PROTECTED_FILES];
 const MAX_DEPTH = 6;
 
 /** Why an absolute path (already resolved through symlinks) is protected, or undefined. */
-export function protectedPath(abs: string, ctx: ProtectedContext): string | undefined {
+export function protectedPath(abs: string, ctx: ProtectedContext): Localized | undefined {
   const p = posix.normalize(abs);
-  for (const home of homeForms(ctx.chatcliHome)) if (under(p, home)) return "chatcli's own configuration";
-  if (isSystemPath(p)) return "a system path";
+  for (const home of homeForms(ctx.chatcliHome)) if (under(p, home)) return msg("protect.chatcli");
+  if (isSystemPath(p)) return msg("protect.system");
   const parts = p.split("/");
   for (const seg of parts) {
-    if (seg === ".chatcli") return "chatcli's own configuration";
-    if (seg === ".git") return "git's configuration and hooks";
+    if (seg === ".chatcli") return msg("protect.chatcli");
+    if (seg === ".git") return msg("protect.git");
   }
   const name = parts.find((s) => PROTECTED_DIRS.includes(s) || PROTECTED_FILES.includes(s));
-  if (name) return `a protected file (${name})`;
+  if (name) return msg("protect.file", { name });
   const i = parts.indexOf(".config");
-  if (i >= 0 && (parts[i + 1] === "gcloud" || parts[i + 1] === "gh" || parts[i + 1] === "git")) return `a protected file (.config/${parts[i + 1]})`;
+  if (i >= 0 && (parts[i + 1] === "gcloud" || parts[i + 1] === "gh" || parts[i + 1] === "git")) return msg("protect.file", { name: `.config/${parts[i + 1]}` });
   return undefined;
 }
 
 /** Why an exec line names a protected path, or undefined. */
-export function findProtectedInExec(parse: ShellParseResult, ctx: ProtectedContext): string | undefined {
+export function findProtectedInExec(parse: ShellParseResult, ctx: ProtectedContext): Localized | undefined {
   if (!parse.ok) {
     const u: Unwrapped = { views: [], scripts: [], rough: [] };
     for (const argv of parse.rough) unwrapArgv(argv, [], 0, u);
@@ -72,7 +73,7 @@ export function findProtectedInExec(parse: ShellParseResult, ctx: ProtectedConte
   return inScript(parse.script, ctx, 0);
 }
 
-function inScript(script: ShellScript, ctx: ProtectedContext, depth: number): string | undefined {
+function inScript(script: ShellScript, ctx: ProtectedContext, depth: number): Localized | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const unwrapped = unwrapScript(script);
   for (let i = 0; i < script.commands.length; i++) {
@@ -108,7 +109,7 @@ function pathWords(argv: readonly string[]): string[] {
   });
 }
 
-function wordsOfUnwrapped(u: Unwrapped, ctx: ProtectedContext, depth: number): { words: string[]; hit?: string } {
+function wordsOfUnwrapped(u: Unwrapped, ctx: ProtectedContext, depth: number): { words: string[]; hit?: Localized } {
   const words = [...u.views.flatMap((v) => pathWords([v.name, ...v.args])), ...u.rough.flat()];
   for (const s of u.scripts) {
     const hit = inScript(s, ctx, depth + 1);
@@ -117,7 +118,7 @@ function wordsOfUnwrapped(u: Unwrapped, ctx: ProtectedContext, depth: number): {
   return { words };
 }
 
-function firstHit(words: readonly string[], ctx: ProtectedContext): string | undefined {
+function firstHit(words: readonly string[], ctx: ProtectedContext): Localized | undefined {
   for (const w of words) {
     const r = protectedWord(w, ctx);
     if (r) return r;
@@ -126,30 +127,30 @@ function firstHit(words: readonly string[], ctx: ProtectedContext): string | und
 }
 
 /** Why one shell word (after quote removal; expansions kept as source text) may name a protected path. */
-export function protectedWord(word: string, ctx: ProtectedContext): string | undefined {
+export function protectedWord(word: string, ctx: ProtectedContext): Localized | undefined {
   if (word === "") return undefined;
   for (const w of expandBraces(word, 0)) {
     const r = protectedExpanded(w, ctx);
-    if (r) return `${r} (${JSON.stringify(word.length > 120 ? `${word.slice(0, 117)}...` : word)})`;
+    if (r) return msg("protect.word", { why: r, word: JSON.stringify(word.length > 120 ? `${word.slice(0, 117)}...` : word) });
   }
   return undefined;
 }
 
-function protectedExpanded(word: string, ctx: ProtectedContext): string | undefined {
+function protectedExpanded(word: string, ctx: ProtectedContext): Localized | undefined {
   const known = substituteKnown(word, ctx);
   if (ctx.readOnly && isDataPath(known, ctx)) return undefined;
   for (const home of homeForms(ctx.chatcliHome)) {
-    if (containsPath(known, home)) return "it names chatcli's own configuration";
+    if (containsPath(known, home)) return msg("protect.namesChatcli");
   }
   const segs = segmentsOf(known);
   for (let i = 0; i < segs.length; i++) {
     const seg = segs[i] as WordSegment;
     // A read-only command (the fail-closed check) may look inside .git (`cat .git/HEAD`, `ls .git/refs`).
     const name = NAMES.find((n) => segmentCouldBe(seg, n) && !(ctx.readOnly && n === ".git"));
-    if (name) return name === ".chatcli" ? "it names chatcli's own configuration" : name === ".git" ? "it names git's configuration or hooks" : `it names a protected file (${name})`;
+    if (name) return name === ".chatcli" ? msg("protect.namesChatcli") : name === ".git" ? msg("protect.namesGit") : msg("protect.namesFile", { name });
     if (segmentCouldBe(seg, ".config")) {
       const next = segs[i + 1];
-      if (next && ["gcloud", "gh", "git"].some((n) => segmentCouldBe(next, n))) return "it names a protected file (.config/…)";
+      if (next && ["gcloud", "gh", "git"].some((n) => segmentCouldBe(next, n))) return msg("protect.namesFile", { name: ".config/…" });
     }
   }
   return undefined;
