@@ -222,7 +222,7 @@ function decideParsedExec(req: PermissionRequest, command: string, parse: ShellP
   const deny = longestRule(ctx.rules, "deny", (r) => candidates.some((words) => execRuleMatches(r, words)));
   if (deny) return decision("deny", why("perm.deniedByRule", { rule: deny.pattern }), "rule", deny.pattern);
   const ro = readOnlyVerdict(parse, command);
-  const planDenial = (r: { reason: string }): PermissionDecision => decision("deny", why("perm.planExec", { detail: r.reason }), "mode");
+  const planDenial = (r: { reason: Localized }): PermissionDecision => decision("deny", why("perm.planExec", { detail: r.reason }), "mode");
   const prot = findProtectedInExec(parse, { ...ctx, readOnly: ro.readOnly }) ?? protectedCwd(req, ctx);
   if (prot) {
     if (ctx.mode === "plan" && !ro.readOnly) return planDenial(ro);

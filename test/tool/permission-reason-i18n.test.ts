@@ -52,3 +52,10 @@ test("plan mode's denial of a write reads in pt-BR; English stays the model's", 
   setLang("en");
   expect(render(d.reasonText!)).toBe(d.reason);
 });
+
+test("a command that is not read-only: the read-only check's own reason is Portuguese too", () => {
+  setLang("pt-BR");
+  const d = policy().decide(exec("echo hi > out.txt"));
+  expect(d.reason).toBe("not a read-only command: it redirects output to out.txt");
+  expect(render(d.reasonText!)).toBe("não é um comando só de leitura: redireciona a saída para out.txt");
+});

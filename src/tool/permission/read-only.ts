@@ -15,22 +15,24 @@
 import type { ShellFeature, ShellParseResult, ShellWord, SimpleCommand } from "../shell/shell-types.ts";
 import { readOnlyGit } from "./git-read-only.ts";
 import { READ_ONLY_COMMANDS } from "./read-only-commands.ts";
+import { msg, type Localized, type MessageKey } from "../../i18n/i18n.ts";
 
-export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; reason: string };
+/** `reason` is a message: English for the model, the user's language in the approval box (i18n render). */
+export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; reason: Localized };
 
-const BLOCKING_FEATURES: ReadonlyArray<[ShellFeature, string]> = [
-  ["sequence", "`;` or a newline joins several commands"],
-  ["and", "`&&` joins several commands"],
-  ["or", "`||` joins several commands"],
-  ["background", "`&` runs a command in the background"],
-  ["substitution", "it contains a command substitution ($(…) or backticks)"],
-  ["process-substitution", "it contains a process substitution (<(…) or >(…))"],
-  ["subshell", "it contains a subshell"],
-  ["group", "it contains a { …; } group"],
-  ["compound", "it contains a compound command (if/for/while/case)"],
-  ["function", "it defines a function"],
-  ["heredoc", "it contains a heredoc"],
-  ["arithmetic", "it contains an arithmetic expansion"],
+const BLOCKING_FEATURES: ReadonlyArray<[ShellFeature, MessageKey]> = [
+  ["sequence", "ro.sequence"],
+  ["and", "ro.and"],
+  ["or", "ro.or"],
+  ["background", "ro.background"],
+  ["substitution", "ro.substitution"],
+  ["process-substitution", "ro.processSubstitution"],
+  ["subshell", "ro.subshell"],
+  ["group", "ro.group"],
+  ["compound", "ro.compound"],
+  ["function", "ro.function"],
+  ["heredoc", "ro.heredoc"],
+  ["arithmetic", "ro.arithmetic"],
 ];
 
 /**
@@ -42,13 +44,13 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u2
 
 /** The raw command line too: `$'\r'` decodes to a control character only in the word values. */
 export function readOnlyVerdict(parse: ShellParseResult, line?: string): ReadOnlyVerdict {
-  if (line !== undefined && CONTROL.test(line.replace(/\n+$/, ""))) return { readOnly: false, reason: "it contains a control or invisible character" };
-  if (!parse.ok) return { readOnly: false, reason: `the command could not be parsed (${parse.error})` };
+  if (line !== undefined && CONTROL.test(line.replace(/\n+$/, ""))) return { readOnly: false, reason: msg("ro.control") };
+  if (!parse.ok) return { readOnly: false, reason: msg("perm.unparsed", { error: parse.error }) };
   const { script } = parse;
   for (const [feature, reason] of BLOCKING_FEATURES) {
-    if (script.features.has(feature)) return { readOnly: false, reason };
+    if (script.features.has(feature)) return { readOnly: false, reason: msg(reason) };
   }
-  if (script.commands.length === 0) return { readOnly: false, reason: "empty command" };
+  if (script.commands.length === 0) return { readOnly: false, reason: msg("ro.empty") };
   for (const cmd of script.commands) {
     const r = commandVerdict(cmd);
     if (!r.readOnly) return r;
@@ -83,29 +85,29 @@ function procOrDevice(value: string): boolean {
 }
 
 function commandVerdict(cmd: SimpleCommand): ReadOnlyVerdict {
-  if (cmd.assignments.length > 0) return { readOnly: false, reason: "it sets environment variables for the command" };
+  if (cmd.assignments.length > 0) return { readOnly: false, reason: msg("ro.assignments") };
   for (const r of cmd.redirects) {
     const t = r.target.value;
     const bad = nonLiteral(r.target);
-    if (bad) return { readOnly: false, reason: bad };
+    if (bad) return { readOnly: false, reason: msg("ro.detail", { detail: bad }) };
     const dup = (r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(t);
     const devNull = (r.op === ">" || r.op === ">>" || r.op === "&>" || r.op === "&>>" || r.op === ">|") && t === "/dev/null";
-    if (!dup && !devNull) return { readOnly: false, reason: `it redirects ${r.op === "<" ? "input from" : "output to"} ${t}` };
+    if (!dup && !devNull) return { readOnly: false, reason: msg(r.op === "<" ? "ro.redirectIn" : "ro.redirectOut", { path: t }) };
   }
   const first = cmd.words[0];
-  if (!first) return { readOnly: false, reason: "empty command" };
+  if (!first) return { readOnly: false, reason: msg("ro.empty") };
   for (const w of cmd.words) {
     const bad = nonLiteral(w);
     // `[ … ]`: the brackets are the command, not a glob.
     if (bad && !(cmd.argv[0] === "[" && (w === first || (w.value === "]" && w === cmd.words[cmd.words.length - 1])))) {
-      return { readOnly: false, reason: bad };
+      return { readOnly: false, reason: msg("ro.detail", { detail: bad }) };
     }
   }
-  if (first.value.includes("/")) return { readOnly: false, reason: `${first.value} is not a known read-only program` };
+  if (first.value.includes("/")) return { readOnly: false, reason: msg("ro.unknownProgram", { name: first.value }) };
   const name = first.value;
   const args = cmd.argv.slice(1);
   const v = isReadOnlyProgram(name, args);
-  return v === true ? { readOnly: true } : { readOnly: false, reason: `${[name, ...args].join(" ")} is not known to be read-only (${v})` };
+  return v === true ? { readOnly: true } : { readOnly: false, reason: msg("ro.notKnown", { command: [name, ...args].join(" "), detail: v }) };
 }
 
 /** true, or why not. */
