@@ -478,4 +478,8 @@ export const en = {
   "ro.unknownProgram": "{name} is not a known read-only program",
   "ro.notKnown": "{command} is not known to be read-only ({detail})",
   "ro.detail": "{detail}",
+  "sandbox.noBwrap": "bwrap (bubblewrap) is not installed",
+  "sandbox.cannotRun": "{program} cannot run here: {error}",
+  "sandbox.noPlatform": "no sandbox on {platform}",
+  "sandbox.exitCode": "exit code {code}",
 } as const;

@@ -476,4 +476,8 @@ export const ptBR: Record<MessageKey, string> = {
   "ro.unknownProgram": "{name} não é um programa conhecido como só de leitura",
   "ro.notKnown": "não se sabe se {command} é só de leitura ({detail})",
   "ro.detail": "{detail}",
+  "sandbox.noBwrap": "o bwrap (bubblewrap) não está instalado",
+  "sandbox.cannotRun": "o {program} não consegue rodar aqui: {error}",
+  "sandbox.noPlatform": "não há sandbox em {platform}",
+  "sandbox.exitCode": "código de saída {code}",
 };

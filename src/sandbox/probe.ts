@@ -3,6 +3,7 @@
  * (`bwrap` can be installed yet refused: no user namespaces, a seccomp'd container…). Asynchronous and cached per
  * process: main.ts starts it early so it overlaps the model look-up, and the first exec awaits it.
  */
+import { t } from "../i18n/i18n.ts";
 import { SANDBOX_EXEC } from "./seatbelt.ts";
 
 export type ProbeResult = { ok: true; kind: "bwrap" | "seatbelt"; path: string } | { ok: false; reason: string };
@@ -26,16 +27,16 @@ export async function runProbe(platform: NodeJS.Platform, env: Record<string, st
   const truePath = Bun.which("true", { PATH }) ?? "/bin/true";
   if (platform === "linux") {
     const bwrap = Bun.which("bwrap", { PATH });
-    if (!bwrap) return { ok: false, reason: "bwrap (bubblewrap) is not installed" };
+    if (!bwrap) return { ok: false, reason: t("sandbox.noBwrap") };
     const args = ["--new-session", "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", truePath];
     const r = await run([bwrap, ...args]);
-    return r.ok ? { ok: true, kind: "bwrap", path: bwrap } : { ok: false, reason: `bwrap cannot run here: ${r.reason}` };
+    return r.ok ? { ok: true, kind: "bwrap", path: bwrap } : { ok: false, reason: t("sandbox.cannotRun", { program: "bwrap", error: r.reason }) };
   }
   if (platform === "darwin") {
     const r = await run([SANDBOX_EXEC, "-p", "(version 1)(allow default)", "--", truePath]);
-    return r.ok ? { ok: true, kind: "seatbelt", path: SANDBOX_EXEC } : { ok: false, reason: `sandbox-exec cannot run here: ${r.reason}` };
+    return r.ok ? { ok: true, kind: "seatbelt", path: SANDBOX_EXEC } : { ok: false, reason: t("sandbox.cannotRun", { program: "sandbox-exec", error: r.reason }) };
   }
-  return { ok: false, reason: `no sandbox on ${platform === "win32" ? "Windows" : platform}` };
+  return { ok: false, reason: t("sandbox.noPlatform", { platform: platform === "win32" ? "Windows" : platform }) };
 }
 
 async function run(argv: string[]): Promise<{ ok: true } | { ok: false; reason: string }> {
@@ -45,7 +46,7 @@ async function run(argv: string[]): Promise<{ ok: true } | { ok: false; reason: 
     const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
     clearTimeout(timer);
     if (code === 0) return { ok: true };
-    return { ok: false, reason: err.trim().split("\n")[0] || `exit code ${code}` };
+    return { ok: false, reason: err.trim().split("\n")[0] || t("sandbox.exitCode", { code }) };
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? e.message : String(e) };
   }

@@ -4,6 +4,7 @@ import { afterEach, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setLang } from "../../src/i18n/i18n.ts";
 import { runProbe } from "../../src/sandbox/probe.ts";
 import { createSandboxRuntime } from "../../src/sandbox/sandbox.ts";
 import { createPermissionPolicy } from "../../src/tool/permission.ts";
@@ -14,6 +15,17 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 test("bwrap not on PATH → unavailable: not installed", async () => {
   dir = mkdtempSync(join(tmpdir(), "chatcli-probe-"));
   expect(await runProbe("linux", { PATH: dir })).toEqual({ ok: false, reason: "bwrap (bubblewrap) is not installed" });
+});
+
+test("pt-BR: the reason a person reads at start-up is Portuguese", async () => {
+  dir = mkdtempSync(join(tmpdir(), "chatcli-probe-"));
+  setLang("pt-BR");
+  try {
+    expect(await runProbe("linux", { PATH: dir })).toEqual({ ok: false, reason: "o bwrap (bubblewrap) não está instalado" });
+    expect(await runProbe("win32", {})).toEqual({ ok: false, reason: "não há sandbox em Windows" });
+  } finally {
+    setLang("en");
+  }
 });
 
 test("bwrap refused by the kernel → unavailable with bwrap's own message", async () => {
