@@ -3,6 +3,7 @@
  * keys is set; a local one when its server answers a short (1 s) probe. Providers with other rules
  * (Copilot's stored login, keyless user-defined servers) register an availability check.
  */
+import { t } from "../i18n/i18n.ts";
 import type { ProviderDefinition } from "./provider.ts";
 import { listProviderDefinitions, resolveBaseUrl } from "./registry.ts";
 
@@ -47,10 +48,10 @@ async function availability(def: ProviderDefinition, env: Record<string, string 
   const check = checks.get(def.id.toUpperCase());
   if (check) return check({ env, fetch: f, def });
   const setKey = def.envKeys.find((k) => env[k]?.trim());
-  if (setKey) return { available: true, reason: `${setKey} set` };
+  if (setKey) return { available: true, reason: t("providers.keySet", { key: setKey }) };
   if (def.capabilities.local) return probeLocal(def, env, f);
-  if (!def.needsAuth) return { available: true, reason: "no key needed" };
-  return { available: false, reason: `set ${def.envKeys.join(" or ")}` };
+  if (!def.needsAuth) return { available: true, reason: t("providers.noKeyNeeded") };
+  return { available: false, reason: t("providers.setKey", { keys: def.envKeys.join(t("providers.or")) }) };
 }
 
 /** Local servers answer `GET /api/version` (Ollama's cheapest endpoint). */
@@ -60,17 +61,17 @@ async function probeLocal(def: ProviderDefinition, env: Record<string, string | 
   try {
     const res = await f(`${base}/api/version`, { signal: AbortSignal.timeout(LOCAL_PROBE_TIMEOUT_MS) });
     await res.body?.cancel().catch(() => undefined);
-    if (res.ok) return { available: true, reason: `${name} answering at ${base}` };
-    return { available: false, reason: `${name} answered HTTP ${res.status} at ${base}` };
+    if (res.ok) return { available: true, reason: t("providers.answering", { name, url: base }) };
+    return { available: false, reason: t("providers.answeredHttp", { name, status: res.status, url: base }) };
   } catch {
-    return { available: false, reason: `${name} not reachable at ${base}` };
+    return { available: false, reason: t("providers.unreachable", { name, url: base }) };
   }
 }
 
 /** The `chatcli providers` table: available providers first, in registration order otherwise. */
 export function formatProvidersTable(rows: ProviderRow[]): string {
   const sorted = [...rows].sort((a, b) => Number(b.available) - Number(a.available));
-  const head = ["", "PROVIDER", "NAME", "DEFAULT MODEL", "STATUS"];
+  const head = ["", t("providers.colProvider"), t("providers.colName"), t("providers.colModel"), t("providers.colStatus")];
   const body = sorted.map((r) => [r.available ? "✓" : "✗", r.id, r.displayName, r.defaultModel || "-", r.reason]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? "").length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ").trimEnd();

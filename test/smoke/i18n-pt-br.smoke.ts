@@ -1,7 +1,7 @@
 // Issue 15 item 10 in the compiled binary: with CHATCLI_LANG=pt-BR, what a person reads is Portuguese — `--help`,
 // a usage error, an unknown slash command and /stats in --no-tui, a denial in -p, and a bad settings file.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
 import { isolatedBinary, run, type BinaryEnv } from "../support/binary.ts";
@@ -81,4 +81,14 @@ test("a bad settings file: the warning and the error are Portuguese", async () =
   const json = await run(b, ["-p", "oi", "--model", "qwen3:8b"], env);
   expect(json.stderr).toContain("não é um JSON válido");
   expect(json.stderr).not.toMatch(/is not valid JSON|invalid settings|unknown key/);
+  rmSync(join(dir, "settings.json"));
+});
+
+test("chatcli providers: headings and each provider's state in Portuguese", async () => {
+  const r = await run(b, ["providers"], env);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/PROVEDOR\s+NOME\s+MODELO PADRÃO\s+ESTADO/);
+  expect(r.stdout).toContain(`Ollama respondendo em ${fake.url.replace(/\/+$/, "")}`);
+  expect(r.stdout).toContain("defina OPENAI_API_KEY");
+  expect(r.stdout).not.toMatch(/DEFAULT MODEL|answering at|not reachable|no key needed/);
 });

@@ -4,6 +4,7 @@
  * `chatcli auth login copilot`). The exchanged token is cached until a minute before it expires; its
  * `endpoints.api` names the API base unless `COPILOT_BASE_URL` is set.
  */
+import { t } from "../../i18n/i18n.ts";
 import { existsSync } from "node:fs";
 import type { ProviderContext } from "../provider.ts";
 import { registerAvailabilityCheck } from "../discovery.ts";
@@ -66,10 +67,10 @@ registerProvider({
 });
 
 registerAvailabilityCheck("COPILOT", async ({ env }) => {
-  if (env.GITHUB_COPILOT_TOKEN?.trim()) return { available: true, reason: "GITHUB_COPILOT_TOKEN set" };
+  if (env.GITHUB_COPILOT_TOKEN?.trim()) return { available: true, reason: t("providers.keySet", { key: "GITHUB_COPILOT_TOKEN" }) };
   const path = copilotTokenPath(env);
-  if (existsSync(path)) return { available: true, reason: `logged in (${path})` };
-  return { available: false, reason: "run `chatcli auth login copilot` or set GITHUB_COPILOT_TOKEN" };
+  if (existsSync(path)) return { available: true, reason: t("providers.loggedIn", { path }) };
+  return { available: false, reason: t("providers.copilotLogin") };
 });
 
 export { CopilotAuthError };

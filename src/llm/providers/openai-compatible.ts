@@ -3,6 +3,7 @@
  * registered entry (`<ID>_BASE_URL` overrides the URL), plus user-defined servers from settings
  * (LM Studio, llama.cpp server, vLLM) which need no key when `keyEnv` is absent.
  */
+import { t } from "../../i18n/i18n.ts";
 import type { ProviderContext, ProviderDefinition } from "../provider.ts";
 import { registerProvider } from "../registry.ts";
 import { registerAvailabilityCheck } from "../discovery.ts";
@@ -105,9 +106,9 @@ export function registerOpenAiCompatibleFromSettings(entries: OpenAiCompatibleEn
         const url = joinUrl(base, "models");
         try {
           const res = await f(url, { signal: AbortSignal.timeout(1000) });
-          return res.ok ? { available: true, reason: `${e.name} answering at ${base}` } : { available: false, reason: `${e.name} answered HTTP ${res.status} at ${url}` };
+          return res.ok ? { available: true, reason: t("providers.answering", { name: e.name, url: base }) } : { available: false, reason: t("providers.answeredHttp", { name: e.name, status: res.status, url }) };
         } catch {
-          return { available: false, reason: `${e.name} not reachable at ${base}` };
+          return { available: false, reason: t("providers.unreachable", { name: e.name, url: base }) };
         }
       });
     }
