@@ -148,7 +148,7 @@ describe.skipIf(!hasTmux())("/compact in the TUI (compiled binary)", () => {
       const before = local.chatRequests().length;
       t.sendLiteral("/compact keep every file name");
       t.send("Enter");
-      await t.waitFor((s) => s.includes("STRUCTURED SUMMARY"));
+      await t.waitFor((s) => s.includes("Earlier conversation, summarized"));
       const summaryRequest = local.chatRequests()[before] as { messages: Array<{ content: string }> };
       expect(summaryRequest.messages.length).toBe(1);
       expect(summaryRequest.messages[0]!.content).toContain("keep every file name");
