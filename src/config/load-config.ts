@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import zodPtBR from "zod/v4/locales/pt-BR.js";
 import { currentLang, t } from "../i18n/i18n.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import { parseSandboxMode, type SandboxMode } from "../sandbox/types.ts";
@@ -209,7 +209,7 @@ export function readSettings(file: string, warnings: string[]): Settings {
     if (!KNOWN_TOP_LEVEL_KEYS.has(key)) warnings.push(t("config.unknownKey", { file, key }));
   }
   // zod's own wording for the rare issue describeIssue does not phrase: in the user's language.
-  const parsed = settingsSchema.safeParse(raw, currentLang() === "pt-BR" ? { error: z.locales.ptBR().localeError } : {});
+  const parsed = settingsSchema.safeParse(raw, currentLang() === "pt-BR" ? { error: zodPtBR().localeError } : {});
   if (!parsed.success) {
     // Every bad key at once, one per line: fixing them one run at a time is a chore.
     const byKey = new Map<string, string>();
