@@ -16,16 +16,16 @@
  */
 import type { Candidate, ScanHit } from "./toolcall/candidate.ts";
 import { scanMarkerAt, scanMarkupAt } from "./toolcall/markup-scanner.ts";
-import { extractBalanced, isPlainObject, parseLenientJson, tryStrictJson } from "./toolcall/lenient-json.ts";
+import { extractBalanced, parseLenientJson, tryStrictJson } from "./toolcall/lenient-json.ts";
 import { skipWs } from "./toolcall/scan-util.ts";
-import { isCoderName, resolveCoderCall } from "./toolcall/coder-alias.ts";
-import { callsFromJsonValue, isToolName } from "./native-text-recovery.ts";
-import { sanitizeToolArgs } from "./arg-sanitizer.ts";
+import { callsFromJsonValue } from "./native-text-recovery.ts";
+import { finalizeCall } from "./toolcall/finalize-call.ts";
 import { labelGeneric, scanDialectAt } from "./toolcall/dialects/registry.ts";
 import { NAME_KEY_RE } from "./toolcall/dialects/known-names.ts";
 
 export { CODER_ALIASES, CODER_SUBCOMMAND_ALIASES, resolveCoderCall } from "./toolcall/coder-alias.ts";
 export { formatToolCatalogForText, formatToolResultsForText } from "./toolcall/text-protocol-prompt.ts";
+export { PLAIN_STRING_ARG } from "./toolcall/finalize-call.ts";
 
 export interface ParsedToolCall {
   name: string;
@@ -44,15 +44,6 @@ export interface ParseResult {
   text: string;
   errors: string[];
 }
-
-/** When a call's args are a plain string, the argument it fills (`<tool_call name="read">a.ts</tool_call>`). */
-export const PLAIN_STRING_ARG: Readonly<Record<string, string>> = {
-  read: "path",
-  exec: "command",
-  search: "pattern",
-  tree: "path",
-  glob: "pattern",
-};
 
 const JSON_FENCES = new Set(["json", "jsonc", "json5", "tool_call", "tool_calls", "tool_code", "tool", "function_call", "xml-tool_call"]);
 const MAX_INPUT = 2_000_000;
@@ -89,7 +80,7 @@ function parseAll(text: string): ParseResult {
   const calls: ParsedToolCall[] = [];
   const errors = [...out.errors];
   for (const c of out.candidates) {
-    const r = finalize(c);
+    const r = finalizeCall(c);
     if ("error" in r) errors.push(r.error);
     else calls.push(r.call);
   }
@@ -362,50 +353,4 @@ function prose(text: string, spans: Span[]): string {
     .replace(/[ \t]+\n/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-}
-
-// ------------------------------------------------------------------------------------------------ finalize
-
-type Final = { call: ParsedToolCall } | { error: string };
-
-function finalize(c: Candidate): Final {
-  let name = c.name.trim().replace(/^["']|["']$/g, "");
-  if (/^functions?\./i.test(name)) name = name.replace(/^functions?\./i, "");
-  const coder = isCoderName(name);
-  if (!coder && name.startsWith("@")) name = name.slice(1);
-  if (!coder && !isToolName(name)) return { error: `Ignored a tool call with an invalid tool name: ${JSON.stringify(c.name.slice(0, 80))}` };
-  const hint = `write args as one JSON object, e.g. <tool_call name="${coder ? "read" : name}" args='{"path":"src/main.ts"}' />`;
-
-  let repaired = c.repaired;
-  let args: Record<string, unknown> | string;
-  const a = c.args;
-  if (a.kind === "none") args = {};
-  else if (a.kind === "value" && isPlainObject(a.value)) args = a.value;
-  else if (a.kind === "value" && typeof a.value !== "string") {
-    return { error: `Tool call "${name}": arguments must be a JSON object; ${hint}` };
-  } else {
-    // argument text; a string value too (OpenAI-style printouts carry arguments as a JSON string)
-    const rawText = a.kind === "raw" ? a.text : String(a.value);
-    const s = sanitizeToolArgs(rawText, "text");
-    const t = rawText.trim();
-    const field = PLAIN_STRING_ARG[name];
-    if (s.value) {
-      args = s.value;
-      repaired ||= s.repaired;
-    } else if (coder) {
-      args = t; // a command line: `read --file main.go`
-    } else if (field && t !== "" && !t.startsWith("{") && !t.startsWith("[")) {
-      args = { [field]: t.replace(/^["']|["']$/g, "") };
-      repaired = true;
-    } else {
-      return { error: `Tool call "${name}": ${s.error ?? "arguments could not be read"}; ${hint}` };
-    }
-  }
-  if (coder) {
-    const r = resolveCoderCall(args);
-    if (!r.ok) return { error: r.error };
-    return { call: { name: r.name, args: r.args, raw: c.raw, repaired, dialect: "coder-alias" } };
-  }
-  if (typeof args === "string") return { error: `Tool call "${name}": ${hint}` };
-  return { call: { name, args, raw: c.raw, repaired, dialect: c.dialect ?? "json" } };
 }

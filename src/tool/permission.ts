@@ -23,7 +23,7 @@
  * The caller turns "ask" into an approval request; denials go back to the model with denialMessage().
  */
 import { homedir } from "node:os";
-import { isAbsolute, posix, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { PermissionMode } from "../protocol/events.ts";
 import { assertNever } from "../protocol/assert-never.ts";
 import { parseShell } from "./shell/parse-shell.ts";
@@ -37,6 +37,7 @@ import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/r
 import { findSafetyImmune, findSafetyImmuneRough, immunePath } from "./permission/safety-immune.ts";
 import { findProtectedInExec, protectedPath, protectedWord, type ProtectedContext } from "./permission/protected.ts";
 import { realpathLenient } from "./workspace.ts";
+import { commandOf, insideProject, pathOf, suggestPatterns, toolKind } from "./permission/request-view.ts";
 import { msg, render, type Localized } from "../i18n/i18n.ts";
 
 export { PolicyFileError, POLICY_FILE_NAME, type PolicyRule, type RuleAction } from "./permission/policy-file.ts";
@@ -109,10 +110,6 @@ export interface PermissionPolicy {
   reload(): void;
   readonly rules: ReadonlyArray<PolicyRule>;
 }
-
-const READ_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
-const WRITE_TOOLS = new Set(["write", "edit"]);
-type ToolKind = "read" | "write" | "exec" | "other";
 
 /** Throws PolicyFileError when a policy file is invalid. */
 export function createPermissionPolicy(opts: PermissionPolicyOptions): PermissionPolicy {
@@ -283,24 +280,6 @@ function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   return decision("ask", why("perm.noRule", { tool: req.tool }), "default");
 }
 
-function suggestPatterns(req: PermissionRequest, ctx: Ctx): string[] {
-  const kind = toolKind(req.tool);
-  if (kind === "exec") {
-    const command = commandOf(req)?.trim() ?? "";
-    const parse = parseShell(command);
-    if (!parse.ok) return [`exec ${command.replace(/\s+/g, " ")}`];
-    const out = parse.script.commands.filter((c) => c.argv.length > 0).map((c) => `exec ${c.argv.join(" ").replace(/\s+/g, " ")}`);
-    return [...new Set(out)];
-  }
-  if (kind === "read" || kind === "write") {
-    const path = pathOf(req, ctx.projectRoot);
-    if (!path) return [req.tool];
-    const rel = posix.relative(ctx.projectRoot, path);
-    return [`${req.tool} ${insideProject(path, ctx.projectRoot) ? rel || "." : path}`];
-  }
-  return [req.tool];
-}
-
 /** Every command a line runs, including those behind wrappers and inside `bash -c`, for deny rules. */
 function execCandidates(parse: ShellParseResult): string[][] {
   const u: Unwrapped = { views: [], scripts: [], rough: [] };
@@ -360,33 +339,6 @@ function bestRule(rules: ReadonlyArray<PolicyRule>, match: (r: PolicyRule) => bo
   return rules
     .filter((r) => r.action !== "deny" && match(r))
     .sort((a, b) => b.pattern.length - a.pattern.length || (a.action === "ask" ? -1 : 0) - (b.action === "ask" ? -1 : 0))[0];
-}
-
-function toolKind(tool: string): ToolKind {
-  if (tool === "exec") return "exec";
-  if (READ_TOOLS.has(tool)) return "read";
-  if (WRITE_TOOLS.has(tool)) return "write";
-  return "other";
-}
-
-function commandOf(req: PermissionRequest): string | undefined {
-  if (req.command !== undefined) return req.command;
-  const c = req.args.command ?? req.args.cmd;
-  return typeof c === "string" ? c : undefined;
-}
-
-function pathOf(req: PermissionRequest, projectRoot: string): string | undefined {
-  if (req.path) return resolve(req.path);
-  for (const key of ["path", "file", "file_path", "dir"]) {
-    const v = req.args[key];
-    if (typeof v === "string" && v !== "") return isAbsolute(v) ? resolve(v) : resolve(projectRoot, v);
-  }
-  return undefined;
-}
-
-function insideProject(path: string, projectRoot: string): boolean {
-  const rel = posix.relative(projectRoot, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !posix.isAbsolute(rel));
 }
 
 /** A sandboxed command that asks for the network (`network: true`) is asked about, unless settings open it anyway. */
