@@ -43,6 +43,9 @@ import { SANDBOX_RERUN_TOOL } from "./agent/sandbox-rerun.ts";
 import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 import type { SandboxStatus } from "./sandbox/types.ts";
 
+/** How long after start the TUI runs the sandbox probe (after its first frame; see sandboxStateForTui). */
+const TUI_PROBE_DELAY_MS = 400;
+
 export async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
   // Early, so usage errors are in the user's language too; settings.language may override it below.
@@ -74,10 +77,10 @@ export async function main(argv: string[]): Promise<number> {
   const logger = new Logger(join(cfg.home, "logs"));
   logger.addScrubber(createRedactor(cfg.env));
   registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
-  // The sandbox probe (a bwrap run) overlaps the model look-up where its answer is shown at start (the TUI's status
-  // line, stream-json's notice); elsewhere the first exec starts it (src/sandbox/sandbox.ts).
-  const showsSandbox = cmd.kind === "interactive" || (cmd.kind === "oneshot" && cmd.outputFormat === "stream-json");
-  if (cfg.sandbox.mode !== "off" && showsSandbox) void probeSandbox(process.platform, cfg.env);
+  // The sandbox probe (a bwrap run) overlaps the model look-up where stream-json announces its answer; the TUI starts
+  // it once its first frame is up (sandboxStateForTui); elsewhere the first exec starts it (src/sandbox/sandbox.ts),
+  // and every exec awaits it.
+  if (cfg.sandbox.mode !== "off" && cmd.kind === "oneshot" && cmd.outputFormat === "stream-json") void probeSandbox(process.platform, cfg.env);
 
   try {
     switch (cmd.kind) {
@@ -273,8 +276,13 @@ async function runInteractive(
   });
 }
 
+/**
+ * The TUI's sandbox label and notice. The probe starts a little after the first frame: its process would compete
+ * with start-up on a small machine, and nothing needs its answer before a command runs (an exec starts it at once).
+ */
 function sandboxStateForTui(sandbox: SandboxRuntime): Promise<{ label?: string; notice?: { level: "info" | "warn"; text: string } }> {
-  return sandbox.ready().then((s) => {
+  const afterFirstFrame = new Promise<void>((resolve) => setTimeout(resolve, TUI_PROBE_DELAY_MS));
+  return afterFirstFrame.then(() => sandbox.ready()).then((s) => {
     const label = sandboxStatusLabel(s);
     return { ...(label ? { label } : {}), ...(s.state === "unavailable" ? { notice: sandboxNotice(s, sandbox.network) } : {}) };
   });
