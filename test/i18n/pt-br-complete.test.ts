@@ -8,7 +8,6 @@ import { en, ptBR, type MessageKey } from "../../src/i18n/messages.ts";
 const IDENTICAL: Partial<Record<MessageKey, string>> = {
   "tui.welcome": "program name, version, provider and model names only",
   "protect.word": "a reason (translated itself) and the shell word it is about",
-  "ro.detail": "a finding about one shell word (still English: read-only detail checks are not in the table yet)",
   "danger.command": "a command line only (\"nft flush\"), quoted as the user would type it",
 };
 

@@ -8,6 +8,7 @@
 import { programName, unwrapSimple } from "./command-view.ts";
 import { isCriticalPath, isDevicePath, isSystemWriteTarget } from "./paths.ts";
 import { gitSubcommand } from "./safety-immune.ts";
+import { msg, type Localized } from "../../i18n/i18n.ts";
 import type { ShellParseResult, ShellScript, ShellWord, SimpleCommand } from "../shell/shell-types.ts";
 
 /** Programs whose arguments decide whether they wreck the machine: any computed word may be the fatal one. */
@@ -22,12 +23,13 @@ const GIT_OUTPUT_SUBS = new Set(["diff", "log", "show", "reflog", "whatchanged",
 const MAX_DEPTH = 6;
 const RESERVED = new Set(["do", "then", "else", "elif", "if", "while", "until", "!", "time", "{", "}"]);
 
-export function mayBeDangerous(parse: ShellParseResult, userHome?: string): string | undefined {
+/** Why the line cannot be cleared: English for the model, the user's language in the approval box. */
+export function mayBeDangerous(parse: ShellParseResult, userHome?: string): Localized | undefined {
   if (!parse.ok) {
     for (const argv of parse.rough) {
       const name = programName(argv.find((w) => !RESERVED.has(w)) ?? "");
       if (DESTRUCTIVE.has(name) || OPTION_WRITERS.has(name) || name.includes("$")) {
-        return `the line could not be parsed and runs ${name}`;
+        return msg("maybe.unparsed", { name });
       }
     }
     return undefined;
@@ -35,7 +37,7 @@ export function mayBeDangerous(parse: ShellParseResult, userHome?: string): stri
   return inScript(parse.script, userHome, 0);
 }
 
-function inScript(script: ShellScript, userHome: string | undefined, depth: number): string | undefined {
+function inScript(script: ShellScript, userHome: string | undefined, depth: number): Localized | undefined {
   if (depth > MAX_DEPTH) return undefined;
   for (const cmd of script.commands) {
     const r = inCommand(cmd, userHome, depth);
@@ -67,24 +69,24 @@ function hasUnquotedExpansion(raw: string): boolean {
   return false;
 }
 
-function inCommand(cmd: SimpleCommand, userHome: string | undefined, depth: number): string | undefined {
+function inCommand(cmd: SimpleCommand, userHome: string | undefined, depth: number): Localized | undefined {
   const first = cmd.words[0];
   if (!first) return undefined;
   const targets = cmd.argv.slice(1).filter((a) => isCriticalPath(a, userHome) || isDevicePath(a) || isSystemWriteTarget(a));
-  if (computed(first) && targets.length > 0) return `a computed program is given ${targets[0]}`;
+  if (computed(first) && targets.length > 0) return msg("maybe.computedProgram", { target: targets[0] ?? "" });
   const u = unwrapSimple(cmd);
   const names = u.views.map((v) => v.name);
   const fed = u.views.find((v) => v.via.includes("xargs") && (DESTRUCTIVE.has(v.name) || OPTION_WRITERS.has(v.name)));
-  if (fed) return `xargs gives ${fed.name} arguments known only at run time`;
+  if (fed) return msg("maybe.xargs", { name: fed.name });
   const risky = cmd.words.slice(1).find(computed);
   if (risky) {
     const d = names.find((n) => DESTRUCTIVE.has(n) || n.startsWith("mkfs"));
-    if (d) return `${d} is given a computed argument (${risky.raw})`;
+    if (d) return msg("maybe.computedArgWord", { name: d, word: risky.raw });
     const leading = cmd.words.slice(1).find(leadsComputed);
     const w = names.find((n) => OPTION_WRITERS.has(n));
-    if (w && leading) return `${w} is given a computed argument (${leading.raw})`;
+    if (w && leading) return msg("maybe.computedArgWord", { name: w, word: leading.raw });
     const git = u.views.find((v) => v.name === "git" && GIT_OUTPUT_SUBS.has(gitSubcommand(v.args).sub));
-    if (git && leading) return `git is given a computed argument (${leading.raw})`;
+    if (git && leading) return msg("maybe.computedArgWord", { name: "git", word: leading.raw });
   }
   for (const s of u.scripts) {
     const r = inScript(s, userHome, depth + 1);
@@ -93,7 +95,7 @@ function inCommand(cmd: SimpleCommand, userHome: string | undefined, depth: numb
   for (const argv of u.rough) {
     const name = programName(argv[0] ?? "");
     if ((DESTRUCTIVE.has(name) || OPTION_WRITERS.has(name)) && argv.some((a) => a.includes("$") || a.includes("`"))) {
-      return `${name} is given a computed argument`;
+      return msg("maybe.computedArg", { name });
     }
   }
   return undefined;

@@ -6,6 +6,7 @@
  * abbreviation is resolved against them too (`--o` must not count as an allowed `--only-matching` when the program
  * also knows `--output`). Anything not understood is refused: the caller treats the command as not read-only.
  */
+import { msg, type Localized } from "../../i18n/i18n.ts";
 
 export interface FlagSpec {
   /** Short flags without a value. */
@@ -29,7 +30,7 @@ export interface FlagSpec {
   stopAtOperand?: boolean;
 }
 
-export type FlagCheck = { ok: true; operands: string[]; options: string[] } | { ok: false; reason: string };
+export type FlagCheck = { ok: true; operands: string[]; options: string[] } | { ok: false; reason: Localized };
 
 interface LongDef {
   name: string;
@@ -85,18 +86,18 @@ export function checkFlags(args: readonly string[], spec: FlagSpec): FlagCheck {
       const eq = a.indexOf("=");
       const written = eq < 0 ? a.slice(2) : a.slice(2, eq);
       const m = matchLongOption(written, defs);
-      if (m.kind === "unknown") return { ok: false, reason: `unknown option --${written}` };
-      if (m.kind === "ambiguous") return { ok: false, reason: `ambiguous option --${written}` };
+      if (m.kind === "unknown") return { ok: false, reason: msg("ro.flag.unknown", { option: `--${written}` }) };
+      if (m.kind === "ambiguous") return { ok: false, reason: msg("ro.flag.ambiguous", { option: `--${written}` }) };
       const d = m.def;
-      if (d.forbidden) return { ok: false, reason: `option --${d.name}` };
+      if (d.forbidden) return { ok: false, reason: msg("ro.flag.option", { option: `--${d.name}` }) };
       options.push(`--${d.name}`);
       if (d.arg === "none") {
-        if (eq >= 0) return { ok: false, reason: `--${d.name} takes no value` };
+        if (eq >= 0) return { ok: false, reason: msg("ro.flag.noValue", { option: `--${d.name}` }) };
       } else if (eq >= 0) {
-        if (!valueOk(`--${d.name}`, a.slice(eq + 1))) return { ok: false, reason: `value of --${d.name}` };
+        if (!valueOk(`--${d.name}`, a.slice(eq + 1))) return { ok: false, reason: msg("ro.flag.value", { option: `--${d.name}` }) };
       } else if (d.arg === "required") {
         const v = args[++i];
-        if (v === undefined || !valueOk(`--${d.name}`, v)) return { ok: false, reason: `value of --${d.name}` };
+        if (v === undefined || !valueOk(`--${d.name}`, v)) return { ok: false, reason: msg("ro.flag.value", { option: `--${d.name}` }) };
       }
       continue;
     }
@@ -115,14 +116,14 @@ export function checkFlags(args: readonly string[], spec: FlagSpec): FlagCheck {
         options.push(`-${c}`);
         const attached = a.slice(k + 1);
         if (attached !== "") {
-          if (!valueOk(`-${c}`, attached)) return { ok: false, reason: `value of -${c}` };
+          if (!valueOk(`-${c}`, attached)) return { ok: false, reason: msg("ro.flag.value", { option: `-${c}` }) };
         } else if (spec.shortValue?.includes(c)) {
           const v = args[++i];
-          if (v === undefined || !valueOk(`-${c}`, v)) return { ok: false, reason: `value of -${c}` };
+          if (v === undefined || !valueOk(`-${c}`, v)) return { ok: false, reason: msg("ro.flag.value", { option: `-${c}` }) };
         }
         break;
       }
-      return { ok: false, reason: `option -${c}` };
+      return { ok: false, reason: msg("ro.flag.option", { option: `-${c}` }) };
     }
   }
   return { ok: true, operands, options };

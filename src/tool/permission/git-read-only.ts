@@ -11,6 +11,7 @@
  */
 import { checkFlags, type FlagSpec } from "./flag-spec.ts";
 import type { ArgsVerdict } from "./read-only-commands.ts";
+import { msg } from "../../i18n/i18n.ts";
 
 /** Pretty formats must not ask for signature checks (`%G?`, `%(signature)` run gpg). */
 const formatOk = (opt: string, v: string) => !(/format|pretty/.test(opt) && /%G|%\(signature/i.test(v));
@@ -128,16 +129,16 @@ export function readOnlyGit(args: readonly string[]): ArgsVerdict {
     if (a === "--no-pager" || a === "-P" || a === "--no-optional-locks" || a === "--literal-pathspecs") continue;
     if (a === "-C") {
       const dir = args[++i];
-      if (dir === undefined || dir === "" || dir.startsWith("-")) return "git -C needs a plain directory";
+      if (dir === undefined || dir === "" || dir.startsWith("-")) return msg("ro.git.cDir");
       continue;
     }
     if (a === "--version" && i === args.length - 1) return true;
-    if (a.startsWith("-")) return `git global option ${a}`;
+    if (a.startsWith("-")) return msg("ro.git.global", { option: a });
     break;
   }
   const sub = args[i];
   const rest = args.slice(i + 1);
-  if (sub === undefined) return "git without a subcommand";
+  if (sub === undefined) return msg("ro.git.noSub");
   const s = SPECS[sub];
   if (s) return verdict(rest, s);
   switch (sub) {
@@ -146,36 +147,36 @@ export function readOnlyGit(args: readonly string[]): ArgsVerdict {
       const r = checkFlags(rest, sub === "branch" ? BRANCH : TAG);
       if (!r.ok) return r.reason;
       const listing = r.options.some((o) => o === "-l" || o === "--list" || (sub === "tag" && o === "-n"));
-      return r.operands.length === 0 || listing ? true : `git ${sub} with a name creates one`;
+      return r.operands.length === 0 || listing ? true : msg("ro.git.creates", { sub });
     }
     case "remote":
       if (rest.length === 0 || (rest.length === 1 && (rest[0] === "-v" || rest[0] === "--verbose"))) return true;
       if (rest[0] === "get-url") return verdict(rest.slice(1), { long: ["push", "all"] }, 1);
-      return "git remote beyond listing (show and update talk to the remote)";
+      return msg("ro.git.remote");
     case "stash":
-      return rest.length === 1 && rest[0] === "list" ? true : "git stash beyond list";
+      return rest.length === 1 && rest[0] === "list" ? true : msg("ro.git.stash");
     case "worktree":
-      return rest[0] === "list" ? verdict(rest.slice(1), { short: "vz", long: ["porcelain", "verbose"] }, 0) : "git worktree beyond list";
+      return rest[0] === "list" ? verdict(rest.slice(1), { short: "vz", long: ["porcelain", "verbose"] }, 0) : msg("ro.git.worktree");
     case "reflog": {
       const body = rest[0] === "show" ? rest.slice(1) : rest;
       const r = checkFlags(body, LOG);
       if (!r.ok) return r.reason;
-      return ["expire", "delete", "exists"].includes(r.operands[0] ?? "") ? `git reflog ${r.operands[0]}` : true;
+      return ["expire", "delete", "exists"].includes(r.operands[0] ?? "") ? msg("ro.git.reflog", { sub: r.operands[0] ?? "" }) : true;
     }
     case "config": {
       if (rest[0] === "get" || rest[0] === "list") return verdict(rest.slice(1), CONFIG);
       const r = checkFlags(rest, CONFIG);
       if (!r.ok) return r.reason;
       const reads = r.options.some((o) => o === "-l" || CONFIG_READ.some((c) => o === `--${c}`));
-      return reads ? true : "git config without --get/--list writes";
+      return reads ? true : msg("ro.git.configWrites");
     }
     default:
-      return `git ${sub} is not a vetted read-only git command`;
+      return msg("ro.git.notVetted", { sub });
   }
 }
 
 function verdict(args: readonly string[], spec: FlagSpec, maxOperands = Infinity): ArgsVerdict {
   const r = checkFlags(args, spec);
   if (!r.ok) return r.reason;
-  return r.operands.length <= maxOperands ? true : "too many operands";
+  return r.operands.length <= maxOperands ? true : msg("ro.git.operands");
 }

@@ -8,14 +8,16 @@
  * git is in git-read-only.ts.
  */
 import { checkFlags, type FlagSpec } from "./flag-spec.ts";
+import { msg, type Localized } from "../../i18n/i18n.ts";
 
-export type ArgsVerdict = true | string;
+/** true, or why not: English for the model, the user's language in the approval box. */
+export type ArgsVerdict = true | Localized;
 
 const spec = (s: FlagSpec) => (args: readonly string[]): ArgsVerdict => {
   const r = checkFlags(args, s);
   return r.ok ? true : r.reason;
 };
-const noArgs = (args: readonly string[]): ArgsVerdict => (args.length === 0 ? true : "it takes no arguments here");
+const noArgs = (args: readonly string[]): ArgsVerdict => (args.length === 0 ? true : msg("ro.cmd.noArgs"));
 
 const HELP = ["help", "version"];
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
@@ -75,10 +77,10 @@ function findArgs(args: readonly string[]): ArgsVerdict {
     const a = args[i] as string;
     if (FIND_PLAIN.has(a)) continue;
     if (FIND_VALUE.has(a) || /^-newer[aBcmt][aBcmt]$/.test(a)) {
-      if (args[++i] === undefined) return `${a} needs a value`;
+      if (args[++i] === undefined) return msg("ro.cmd.needsValue", { option: a });
       continue;
     }
-    return `find ${a} is not a read-only test`;
+    return msg("ro.cmd.findTest", { test: a });
   }
   return true;
 }
@@ -100,31 +102,31 @@ function sedArgs(args: readonly string[]): ArgsVerdict {
     },
   });
   if (!r.ok) return r.reason;
-  if (!r.options.some((o) => o === "-n" || o === "--quiet" || o === "--silent")) return "sed without -n";
+  if (!r.options.some((o) => o === "-n" || o === "--quiet" || o === "--silent")) return msg("ro.cmd.sedNoN");
   if (scripts === 0) {
     const script = r.operands[0];
-    if (script === undefined || !safeSedScript(script)) return "the sed script may write files or run commands";
+    if (script === undefined || !safeSedScript(script)) return msg("ro.cmd.sedScript");
   }
   return true;
 }
 
 function testArgs(args: readonly string[], name: string): ArgsVerdict {
   const body = name === "[" ? args.slice(0, -1) : args;
-  if (name === "[" && args[args.length - 1] !== "]") return "[ without ]";
+  if (name === "[" && args[args.length - 1] !== "]") return msg("ro.cmd.bracketUnclosed");
   // `-v 'a[$(cmd)]'` and `-R` make bash evaluate an array subscript.
-  if (body.some((a) => a === "-v" || a === "-R" || a.includes("["))) return "test -v/-R or a subscript";
+  if (body.some((a) => a === "-v" || a === "-R" || a.includes("["))) return msg("ro.cmd.testV");
   return true;
 }
 
 function printfArgs(args: readonly string[]): ArgsVerdict {
-  if (args[0]?.startsWith("-v") || args[0] === "--" && args[1]?.startsWith("-v")) return "printf -v assigns a variable";
-  return args.length > 0 && args[0]?.startsWith("-") && args[0] !== "--" ? `printf ${args[0]}` : true;
+  if (args[0]?.startsWith("-v") || args[0] === "--" && args[1]?.startsWith("-v")) return msg("ro.cmd.printfV");
+  return args.length > 0 && args[0]?.startsWith("-") && args[0] !== "--" ? msg("ro.cmd.printfOption", { option: args[0] }) : true;
 }
 
 function psArgs(args: readonly string[]): ArgsVerdict {
   // BSD `e` (no dash) prints every process's environment: not allowed; `-e` (every process) is.
   const ok = args.every((a) => /^-[AaefFjlHLTuwxy]+$/.test(a) || /^[AaxufjlwHLTy]+$/.test(a) || /^--sort=[-+\w,]+$/.test(a));
-  return ok ? true : "ps options";
+  return ok ? true : msg("ro.cmd.ps");
 }
 
 function dateArgs(args: readonly string[]): ArgsVerdict {
@@ -136,7 +138,7 @@ function dateArgs(args: readonly string[]): ArgsVerdict {
     forbid: ["set="],
   });
   if (!r.ok) return r.reason;
-  return r.operands.every((o) => o.startsWith("+")) ? true : "date with an operand sets the clock";
+  return r.operands.every((o) => o.startsWith("+")) ? true : msg("ro.cmd.dateSet");
 }
 
 function uniqArgs(args: readonly string[]): ArgsVerdict {
@@ -146,19 +148,19 @@ function uniqArgs(args: readonly string[]): ArgsVerdict {
     long: ["count", "repeated", "all-repeated=?", "group=?", "skip-fields=", "skip-chars=", "check-chars=", "ignore-case", "unique", "zero-terminated", ...HELP],
   });
   if (!r.ok) return r.reason;
-  return r.operands.length <= 1 ? true : "uniq writes its second operand";
+  return r.operands.length <= 1 ? true : msg("ro.cmd.uniqWrites");
 }
 
 const PIP = (args: readonly string[]): ArgsVerdict =>
   ["list", "show", "freeze"].includes(args[0] ?? "") && args.slice(1).every((a) => !a.startsWith("-") || ["-v", "--verbose", "--outdated", "-o", "--local", "-l", "-f", "--files"].includes(a))
     ? true
-    : "pip beyond list/show/freeze";
+    : msg("ro.cmd.pip");
 
 const DOCKER = (args: readonly string[]): ArgsVerdict => {
   if (args.length === 1 && (args[0] === "--version" || args[0] === "version" || args[0] === "info")) return true;
   const sub = args[0];
-  if (sub === "ps" || sub === "images") return checkFlags(args.slice(1), { short: "aq", long: ["all", "quiet", "no-trunc"] }).ok ? true : "docker flags";
-  return "docker beyond ps/images/version/info";
+  if (sub === "ps" || sub === "images") return checkFlags(args.slice(1), { short: "aq", long: ["all", "quiet", "no-trunc"] }).ok ? true : msg("ro.cmd.dockerFlags");
+  return msg("ro.cmd.docker");
 };
 
 /**
@@ -174,7 +176,7 @@ function grepArgs(args: readonly string[]): ArgsVerdict {
   // The first operand is the pattern unless -e / -f / --regexp / --file gave it.
   const given = r.options.some((o) => ["-e", "-f", "--regexp", "--file"].includes(o));
   const paths = given ? r.operands : r.operands.slice(1);
-  return !recursive || insideProject(paths) ? true : "a recursive search outside the project";
+  return !recursive || insideProject(paths) ? true : msg("ro.cmd.recursiveOutside");
 }
 
 function rgArgs(args: readonly string[]): ArgsVerdict {
@@ -182,7 +184,7 @@ function rgArgs(args: readonly string[]): ArgsVerdict {
   if (!r.ok) return r.reason;
   const given = r.options.some((o) => ["-e", "-f", "--regexp", "--file", "--files", "--type-list"].includes(o));
   const paths = given ? r.operands : r.operands.slice(1);
-  return insideProject(paths) ? true : "a recursive search outside the project";
+  return insideProject(paths) ? true : msg("ro.cmd.recursiveOutside");
 }
 
 const JQ = spec({
@@ -270,7 +272,7 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   which: spec({ short: "as" }),
   whereis: spec({ short: "bmsul" }),
   type: spec({ short: "afptP" }),
-  command: (args) => (args[0] === "-v" || args[0] === "-V" ? true : "command runs its argument"),
+  command: (args) => (args[0] === "-v" || args[0] === "-V" ? true : msg("ro.cmd.commandRuns")),
   basename: spec({ short: "az", shortValue: "s", long: ["multiple", "suffix=", "zero", ...HELP] }),
   dirname: spec({ short: "z", long: ["zero", ...HELP] }),
   realpath: spec({ short: "eLmPqsz", long: ["canonicalize-existing", "canonicalize-missing", "logical", "physical", "quiet", "relative-to=", "relative-base=", "strip", "no-symlinks", "zero", ...HELP] }),
@@ -278,7 +280,7 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   md5sum: HASH, sha1sum: HASH, sha224sum: HASH, sha256sum: HASH, sha384sum: HASH, sha512sum: HASH, b2sum: HASH,
   cksum: spec({ short: "", long: HELP }),
   // jq's `env` / `$ENV` print the environment like a bare printenv; modules and program files could too.
-  jq: (args) => (args.some((a) => /\$ENV\b|\benv\b|\binclude\b|\bimport\b/.test(a)) ? "the jq program may read the environment" : JQ(args)),
+  jq: (args) => (args.some((a) => /\$ENV\b|\benv\b|\binclude\b|\bimport\b/.test(a)) ? msg("ro.cmd.jqEnv") : JQ(args)),
   tree: spec({
     short: "adlfxiqNQpugshDFvtUrcCnAS",
     shortValue: "LPIHT",
@@ -295,8 +297,8 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   printenv: (args) => {
     const r = checkFlags(args, { short: "0", long: ["null", ...HELP] });
     if (!r.ok) return r.reason;
-    if (r.operands.length === 0) return "printenv without names prints every secret in the environment";
-    return r.operands.some((o) => SECRET_NAME.test(o)) ? "it prints a secret-looking variable" : true;
+    if (r.operands.length === 0) return msg("ro.cmd.printenvAll");
+    return r.operands.some((o) => SECRET_NAME.test(o)) ? msg("ro.cmd.printenvSecret") : true;
   },
   uname: spec({ short: "asnrvmpio", long: ["all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine", "processor", "hardware-platform", "operating-system", ...HELP] }),
   whoami: noArgs,
@@ -310,7 +312,7 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, (args: readonly string[
   locale: spec({ short: "ack" }),
   hostname: (args) => {
     const r = checkFlags(args, { short: "fsidAI", long: ["fqdn", "short", "ip-address", "all-ip-addresses", "domain", ...HELP] });
-    return !r.ok ? r.reason : r.operands.length === 0 ? true : "hostname with an operand sets the host name";
+    return !r.ok ? r.reason : r.operands.length === 0 ? true : msg("ro.cmd.hostnameSet");
   },
   true: () => true,
   false: () => true,

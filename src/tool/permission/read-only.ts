@@ -59,15 +59,15 @@ export function readOnlyVerdict(parse: ShellParseResult, line?: string): ReadOnl
 }
 
 /** Why a word is not a plain literal after quote removal, or undefined when it is. */
-export function nonLiteral(w: ShellWord): string | undefined {
-  if (w.expansion) return `${w.raw} holds a $ expansion`;
-  if (w.substitutions.length > 0) return `${w.raw} runs a command substitution`;
-  if (CONTROL.test(w.value)) return `${JSON.stringify(w.raw)} holds a control character`;
-  if (/[*?]/.test(w.bare) || /\[.*\]/.test(w.bare)) return `${w.raw} is a glob pattern`;
+export function nonLiteral(w: ShellWord): Localized | undefined {
+  if (w.expansion) return msg("ro.word.expansion", { word: w.raw });
+  if (w.substitutions.length > 0) return msg("ro.word.substitution", { word: w.raw });
+  if (CONTROL.test(w.value)) return msg("ro.word.control", { word: JSON.stringify(w.raw) });
+  if (/[*?]/.test(w.bare) || /\[.*\]/.test(w.bare)) return msg("ro.word.glob", { word: w.raw });
   // Bash brace-expands `{…,…}` and `{a..b}` when the braces and the comma or `..` are unquoted; `HEAD@{1}` stays.
-  if (/\{.*(,|\.\.).*\}/.test(w.bare)) return `${w.raw} may be brace-expanded`;
-  if (/\[[^\]]*[$`]/.test(w.value)) return `${w.raw} holds an array subscript bash may evaluate`;
-  if (procOrDevice(w.value)) return `${w.raw} reaches into /proc or /dev (another process's environment or memory)`;
+  if (/\{.*(,|\.\.).*\}/.test(w.bare)) return msg("ro.word.brace", { word: w.raw });
+  if (/\[[^\]]*[$`]/.test(w.value)) return msg("ro.word.subscript", { word: w.raw });
+  if (procOrDevice(w.value)) return msg("ro.word.procDev", { word: w.raw });
   return undefined;
 }
 
@@ -89,7 +89,7 @@ function commandVerdict(cmd: SimpleCommand): ReadOnlyVerdict {
   for (const r of cmd.redirects) {
     const t = r.target.value;
     const bad = nonLiteral(r.target);
-    if (bad) return { readOnly: false, reason: msg("ro.detail", { detail: bad }) };
+    if (bad) return { readOnly: false, reason: bad };
     const dup = (r.op === ">&" || r.op === "<&") && /^(\d+|-)$/.test(t);
     const devNull = (r.op === ">" || r.op === ">>" || r.op === "&>" || r.op === "&>>" || r.op === ">|") && t === "/dev/null";
     if (!dup && !devNull) return { readOnly: false, reason: msg(r.op === "<" ? "ro.redirectIn" : "ro.redirectOut", { path: t }) };
@@ -100,7 +100,7 @@ function commandVerdict(cmd: SimpleCommand): ReadOnlyVerdict {
     const bad = nonLiteral(w);
     // `[ … ]`: the brackets are the command, not a glob.
     if (bad && !(cmd.argv[0] === "[" && (w === first || (w.value === "]" && w === cmd.words[cmd.words.length - 1])))) {
-      return { readOnly: false, reason: msg("ro.detail", { detail: bad }) };
+      return { readOnly: false, reason: bad };
     }
   }
   if (first.value.includes("/")) return { readOnly: false, reason: msg("ro.unknownProgram", { name: first.value }) };
@@ -111,8 +111,8 @@ function commandVerdict(cmd: SimpleCommand): ReadOnlyVerdict {
 }
 
 /** true, or why not. */
-export function isReadOnlyProgram(name: string, args: readonly string[]): true | string {
+export function isReadOnlyProgram(name: string, args: readonly string[]): true | Localized {
   if (name === "git") return readOnlyGit(args);
   const check = Object.hasOwn(READ_ONLY_COMMANDS, name) ? READ_ONLY_COMMANDS[name] : undefined;
-  return check ? check(args, name) : `${name} is not a known read-only program`;
+  return check ? check(args, name) : msg("ro.unknownProgram", { name });
 }

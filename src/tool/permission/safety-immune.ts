@@ -6,18 +6,25 @@ import type { ShellScript } from "../shell/shell-types.ts";
 import { unwrapArgv, unwrapScript, type CommandView, type Unwrapped } from "./command-view.ts";
 import { hasFlag, operandsOf } from "./dangerous.ts";
 import { isSensitivePath, isSystemPath } from "./paths.ts";
+import { msg, type Localized } from "../../i18n/i18n.ts";
 
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const SQL = ["drop database", "drop table", "drop schema", "truncate table"];
 const MAX_DEPTH = 6;
 
-export function findSafetyImmune(script: ShellScript, depth = 0): string | undefined {
+/** What a finding says, English for the model and the user's language in the approval box (i18n render). */
+export type Finding = Localized;
+/** Inside the per-program checks a plain string is a command as the user would type it (`git push --force`). */
+type RawFinding = string | Localized;
+const asFinding = (r: RawFinding): Finding => (typeof r === "string" ? msg("danger.command", { command: r }) : r);
+
+export function findSafetyImmune(script: ShellScript, depth = 0): Finding | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const unwrapped = unwrapScript(script);
   for (let i = 0; i < script.commands.length; i++) {
     for (const r of script.commands[i]?.redirects ?? []) {
       const s = isSensitivePath(r.target.value);
-      if (s && WRITE_OPS.has(r.op)) return `write to ${s}`;
+      if (s && WRITE_OPS.has(r.op)) return msg("immune.writeTo", { what: s });
     }
     const u = unwrapped[i];
     const r = u ? immuneInUnwrapped(u, depth) : undefined;
@@ -26,23 +33,23 @@ export function findSafetyImmune(script: ShellScript, depth = 0): string | undef
   return undefined;
 }
 
-export function findSafetyImmuneRough(rough: string[][]): string | undefined {
+export function findSafetyImmuneRough(rough: string[][]): Finding | undefined {
   const u: Unwrapped = { views: [], scripts: [], rough: [] };
   for (const argv of rough) unwrapArgv(argv, [], 0, u);
   return immuneInUnwrapped(u, MAX_DEPTH);
 }
 
 /** For file tools: system paths and credential files. */
-export function immunePath(path: string): string | undefined {
-  if (isSystemPath(path)) return `system path ${path}`;
+export function immunePath(path: string): Finding | undefined {
+  if (isSystemPath(path)) return msg("immune.systemPath", { path });
   const s = isSensitivePath(path);
-  return s ? `sensitive path (${s})` : undefined;
+  return s ? msg("immune.sensitivePath", { what: s }) : undefined;
 }
 
-function immuneInUnwrapped(u: Unwrapped, depth: number): string | undefined {
+function immuneInUnwrapped(u: Unwrapped, depth: number): Finding | undefined {
   for (const v of u.views) {
     const r = immuneView(v);
-    if (r) return r;
+    if (r) return asFinding(r);
   }
   for (const s of u.scripts) {
     const r = findSafetyImmune(s, depth + 1);
@@ -51,34 +58,34 @@ function immuneInUnwrapped(u: Unwrapped, depth: number): string | undefined {
   return u.rough.length > 0 ? findSafetyImmuneRough(u.rough) : undefined;
 }
 
-function immuneView(v: CommandView): string | undefined {
+function immuneView(v: CommandView): RawFinding | undefined {
   const { name, args } = v;
   const ops = operandsOf(args);
   for (const a of args) {
     const s = isSensitivePath(a);
-    if (s) return `touches ${s}`;
+    if (s) return msg("immune.touches", { what: s });
   }
   const text = [name, ...args].join(" ").toLowerCase().replace(/\s+/g, " ");
-  for (const q of SQL) if (text.includes(q)) return `SQL '${q}'`;
-  if (text.includes("delete from") && (text.includes("where 1=1") || !text.includes("where"))) return "SQL delete without a real WHERE";
+  for (const q of SQL) if (text.includes(q)) return msg("immune.sql", { statement: q });
+  if (text.includes("delete from") && (text.includes("where 1=1") || !text.includes("where"))) return msg("immune.sqlDelete");
   if (name.startsWith("mkfs")) return name;
   switch (name) {
     case "rm":
       if (hasFlag(args, "rRf", "--recursive", "--force")) return "rm -r/-f";
-      return ops.some((o) => o.startsWith("/") || o.startsWith("~")) ? "rm of an absolute path" : undefined;
+      return ops.some((o) => o.startsWith("/") || o.startsWith("~")) ? msg("immune.rmAbsolute") : undefined;
     case "sudo":
     case "doas":
     case "pkexec":
     case "su":
       return name;
     case "dd":
-      return args.some((a) => a.startsWith("of=/dev/")) ? "dd to /dev" : undefined;
+      return args.some((a) => a.startsWith("of=/dev/")) ? msg("immune.ddDev") : undefined;
     case "shred":
       return "shred";
     case "chmod": {
       const mode = ops[0] ?? "";
       if (/^0*777$/.test(mode) || /^[ugoa]*\+rwx$/.test(mode) || /^[oa]\+w$/.test(mode)) return `chmod ${mode}`;
-      if (/\+[rwxXt]*s/.test(mode) || /^[246][0-7]{3}$/.test(mode)) return `chmod ${mode} (setuid/setgid)`;
+      if (/\+[rwxXt]*s/.test(mode) || /^[246][0-7]{3}$/.test(mode)) return msg("immune.chmodSetuid", { mode });
       return undefined;
     }
     case "chown":
