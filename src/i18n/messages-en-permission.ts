@@ -141,6 +141,7 @@ export const enPermission = {
   "immune.sensitivePath": "sensitive path ({what})",
   "immune.touches": "touches {what}",
   "immune.sql": "SQL '{statement}'",
+  "immune.procEnviron": "another process's environment",
   "immune.sqlDelete": "SQL delete without a real WHERE",
   "immune.rmAbsolute": "rm of an absolute path",
   "immune.ddDev": "dd to /dev",

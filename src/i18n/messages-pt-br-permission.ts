@@ -143,6 +143,7 @@ export const ptBRPermission: Record<keyof typeof enPermission, string> = {
   "immune.sensitivePath": "caminho sensível ({what})",
   "immune.touches": "mexe em {what}",
   "immune.sql": "comando SQL '{statement}'",
+  "immune.procEnviron": "o ambiente de outro processo",
   "immune.sqlDelete": "DELETE em SQL sem um WHERE de verdade",
   "immune.rmAbsolute": "rm de um caminho absoluto",
   "immune.ddDev": "dd para /dev",

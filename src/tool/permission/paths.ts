@@ -1,6 +1,7 @@
 /** Path classifications shared by the dangerous and safety-immune checks. Inputs are shell words (unexpanded). */
 import { posix } from "node:path";
 import { segmentCouldBe, segmentsOf, type WordSegment } from "./word-pattern.ts";
+import { msg, type Localized } from "../../i18n/i18n.ts";
 
 const SYSTEM_DIRS = new Set([
   "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/sbin",
@@ -100,7 +101,7 @@ const SENSITIVE_NAMES = [...SENSITIVE_SEGMENTS, ...SENSITIVE_FILES];
  * (`--key=~/.ssh/id_rsa`, `scp x host:.ssh/`). A word with globs or expansions counts when its literal parts could
  * form such a name (`~/.ss?/id_rsa`, `/proc/[0-9]?/environ`, `.aw$X/credentials`).
  */
-export function isSensitivePath(word: string): string | undefined {
+export function isSensitivePath(word: string): string | Localized | undefined {
   const parts = word.split(/[/=:]/);
   for (let i = 0; i < parts.length; i++) {
     const seg = parts[i] as string;
@@ -117,7 +118,7 @@ export function isSensitivePath(word: string): string | undefined {
     }
     const next = segs[i + 1];
     const last = segs[i + 2];
-    if (segmentCouldBe(seg, "proc") && next && last && (segmentCouldBe(last, "environ") || isWild(last))) return "another process's environment";
+    if (segmentCouldBe(seg, "proc") && next && last && (segmentCouldBe(last, "environ") || isWild(last))) return msg("immune.procEnviron");
   }
   return undefined;
 }
