@@ -1,27 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { z } from "zod";
 import { parseToolCalls, formatToolCatalogForText, formatToolResultsForText } from "../../src/agent/toolcall-parser.ts";
+import { loadCorpus } from "../support/toolcall-corpus.ts";
 
-const CaseSchema = z.object({
-  id: z.string(),
-  style: z.string(),
-  description: z.string(),
-  input: z.string(),
-  expected: z.object({
-    calls: z.array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) })),
-    text: z.string().optional(),
-    errors: z.number().int().optional(),
-    repaired: z.array(z.boolean()).optional(),
-  }),
-});
-
-const dir = join(import.meta.dir, "../fixtures/toolcalls");
-const corpus = readdirSync(dir)
-  .filter((f) => f.endsWith(".json"))
-  .sort()
-  .map((f) => CaseSchema.parse(JSON.parse(readFileSync(join(dir, f), "utf8"))));
+const corpus = loadCorpus("single");
 
 describe("tool-call corpus", () => {
   test("has at least 40 cases, each a distinct id", () => {
