@@ -11,7 +11,7 @@ import { gitSubcommand } from "./safety-immune.ts";
 import { msg, type Localized } from "../../i18n/i18n.ts";
 import type { ShellParseResult, ShellScript, ShellWord, SimpleCommand } from "../shell/shell-types.ts";
 
-/** Programs whose arguments decide whether they wreck the machine: any computed word may be the fatal one. */
+/** Programs whose arguments decide whether they wreck the machine, where every computed word may be the fatal one. */
 const DESTRUCTIVE = new Set([
   "rm", "dd", "shred", "wipe", "fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "gdisk", "blkdiscard", "chmod", "chown",
   "chgrp", "mv", "cp", "install", "ln", "tee", "truncate", "find", "kill", "crontab", "iptables", "ip6tables", "nft",

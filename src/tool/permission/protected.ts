@@ -4,7 +4,7 @@
  * or an exec whose words name such a path, asks in EVERY permission mode (bypass and accept-edits included), and an
  * "always" answer to it is never persisted, so the model can never change chatcli's settings or policy on its own.
  *
- * For exec the check is on words, not on what the command does with them: any word of any simple command (after
+ * For exec the check is on words, not on what the command does with them; every word of every simple command (after
  * quote removal, also behind sudo/env/xargs/`bash -c`, in redirections and assignments) that names a protected
  * path asks. A word that is not a plain literal counts when its literal parts could form a protected name:
  * `$HOME/.chatcli/x`, `.ch*`, `.g?t/config`, `{.chat,x}cli`. Segments that are wholly unknown (`$DIR`, `*`) are
