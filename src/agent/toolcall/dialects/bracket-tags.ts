@@ -4,24 +4,13 @@
  * `[TOOL_CALLS][{…}]`. The body is JSON (a call shape) or a name followed by an arguments object.
  */
 import type { Candidate } from "../candidate.ts";
-import type { Dialect } from "./dialect.ts";
+import { jsonValueAt, type Dialect } from "./dialect.ts";
 import { callsFromJsonValue } from "../../native-text-recovery.ts";
-import { extractBalanced, parseLenientJson, tryStrictJson } from "../lenient-json.ts";
 import { skipWs } from "../scan-util.ts";
 
 const OPEN = /^\[(tool_requests?|tool_calls?|function_calls?|tool_use|tool|function|call)\]/i;
 const ARGS = /^\[(?:args|arguments|params|parameters|input)\]/i;
 const CLOSE = /^\[(?:\/[\w]+|end(?:_[\w]+)?|end)\]/i;
-
-function json(text: string, j: number): { value: unknown; end: number; repaired: boolean } | undefined {
-  const b = extractBalanced(text, j);
-  if (b > 0) {
-    const s = tryStrictJson(text.slice(j, b));
-    if (s.ok) return { value: s.value, end: b, repaired: false };
-  }
-  const r = parseLenientJson(text, "loose", j);
-  return r.ok ? { value: r.value, end: r.end, repaired: true } : undefined;
-}
 
 function closeAfter(text: string, j: number): number {
   const k = skipWs(text, j);
@@ -42,7 +31,7 @@ export const bracketTags: Dialect = {
       const c = text[j];
       if (c === "{" || c === "[") {
         if (c === "[" && CLOSE.test(text.slice(j, j + 40))) break;
-        const v = json(text, j);
+        const v = jsonValueAt(text, j);
         if (!v) return undefined;
         const calls = callsFromJsonValue(v.value, text.slice(i, v.end), v.repaired, true);
         if (calls.length === 0) return undefined;
@@ -56,7 +45,7 @@ export const bracketTags: Dialect = {
         if (a) k = skipWs(text, k + a[0].length);
         if (text[k] === "(") k = skipWs(text, k + 1);
         if (text[k] !== "{") return undefined;
-        const v = json(text, k);
+        const v = jsonValueAt(text, k);
         if (!v) return undefined;
         candidates.push({ name: nm[1]!, args: { kind: "value", value: v.value }, raw: text.slice(i, v.end), repaired: v.repaired });
         j = v.end;

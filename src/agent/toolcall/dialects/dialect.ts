@@ -7,6 +7,7 @@
  * or the generic scanners may try), and labels nothing itself: the registry stamps `dialect` with `id`.
  */
 import type { ScanHit } from "../candidate.ts";
+import { extractBalanced, parseLenientJson, tryStrictJson } from "../lenient-json.ts";
 
 export interface Dialect {
   /** Stable id, shown as `recoveredFrom` on stream-json `tool.started`. */
@@ -28,5 +29,15 @@ export function restOfLineBlank(text: string, j: number): number {
   return k >= text.length || text[k] === "\n" ? k : -1;
 }
 
-/** The JSON value at `j` (strict, else leniently repaired), or undefined. */
-export { parseLenientJson } from "../lenient-json.ts";
+export { parseLenientJson };
+
+/** The JSON value at `j`: the balanced text parsed strictly, else leniently repaired; undefined when neither works. */
+export function jsonValueAt(text: string, j: number): { value: unknown; end: number; repaired: boolean } | undefined {
+  const b = extractBalanced(text, j);
+  if (b > 0) {
+    const s = tryStrictJson(text.slice(j, b));
+    if (s.ok) return { value: s.value, end: b, repaired: false };
+  }
+  const r = parseLenientJson(text, "loose", j);
+  return r.ok ? { value: r.value, end: r.end, repaired: true } : undefined;
+}

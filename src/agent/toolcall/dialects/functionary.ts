@@ -2,19 +2,12 @@
  * MeetKai Functionary: the v3 recipient form `>>>read\n{"path":"a"}` (at a line start; `>>>all` carries
  * prose, whose marker alone leaves), and v2's `<|from|>assistant\n<|recipient|>read\n<|content|>{…}`.
  */
-import type { Dialect } from "./dialect.ts";
-import { parseLenientJson, tryStrictJson, extractBalanced } from "../lenient-json.ts";
+import { jsonValueAt, type Dialect } from "./dialect.ts";
 import { skipWs } from "../scan-util.ts";
 
+/** A JSON object at `j` (functionary's arguments are always one). */
 function jsonAt(text: string, j: number): { value: unknown; end: number; repaired: boolean } | undefined {
-  if (text[j] !== "{") return undefined;
-  const b = extractBalanced(text, j);
-  if (b > 0) {
-    const s = tryStrictJson(text.slice(j, b));
-    if (s.ok) return { value: s.value, end: b, repaired: false };
-  }
-  const r = parseLenientJson(text, "loose", j);
-  return r.ok ? { value: r.value, end: r.end, repaired: true } : undefined;
+  return text[j] === "{" ? jsonValueAt(text, j) : undefined;
 }
 
 export const functionary: Dialect = {
