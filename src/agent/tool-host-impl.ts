@@ -157,12 +157,14 @@ async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext,
   return offerRerunOutsideSandbox(first, actionText(p), ctx, () => runExec(o, p, ctx, "approved", undefined));
 }
 
-/** One run of an exec (inside `sandbox` when given) with the checkpoint hooks and, unapproved, the config guard. */
+/** One run of an exec (inside `sandbox` when given) with the checkpoint hooks and, unapproved and unsandboxed, the config guard. */
 async function runExec(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization, sandbox: ExecSandbox | undefined): Promise<ToolRunResult> {
   const token = await o.aroundExec?.before();
   try {
-    // The guard puts files back before the checkpoint scan (after()), so snapshots see them as they are left.
-    return await withConfigGuard(how === "allowed" ? o.configGuard : undefined, () => runTool(o, p, ctx, sandbox));
+    // The guard puts files back before the checkpoint scan (after()), so snapshots see them as they are left. Inside
+    // the sandbox the files it guards are mounted read-only, so it is not needed there.
+    const guard = how === "allowed" && !sandbox ? o.configGuard : undefined;
+    return await withConfigGuard(guard, () => runTool(o, p, ctx, sandbox));
   } finally {
     await o.aroundExec?.after(token);
   }
