@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { permissionModeSchema } from "../protocol/events.ts";
+import { mcpServersSchema } from "../mcp/server-config.ts";
 
 export const openAiCompatibleSchema = z.object({
   name: z.string().min(1),
@@ -42,6 +43,8 @@ export const settingsSchema = z.object({
     .optional(),
   experimental: z.object({ emitToolUseSummaries: z.boolean().optional() }).optional(),
   providers: z.object({ openaiCompatible: z.array(openAiCompatibleSchema).optional() }).optional(),
+  /** MCP servers (issue 17), keyed by name; see src/mcp/server-config.ts. */
+  mcpServers: mcpServersSchema.optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -25,9 +25,19 @@ function importsOf(file: string): string[] {
 }
 
 const files = walk(SRC).map((f) => ({ file: f, rel: relative(SRC, f).replaceAll("\\", "/") }));
-const CORE = ["protocol/", "llm/", "tool/", "sandbox/", "agent/", "util/", "config/", "store/", "i18n/"];
+const CORE = ["protocol/", "llm/", "tool/", "sandbox/", "agent/", "util/", "config/", "store/", "i18n/", "mcp/", "ext/", "memory/", "k8s/", "server/"];
 // sandbox/ sits beside tool/: exec and the agent's tool host use it; it must not reach up into agent/.
-const ORDER: Record<string, number> = { "util/": 0, "protocol/": 1, "llm/": 2, "tool/": 3, "sandbox/": 3, "agent/": 4 };
+// The extension capabilities (mcp/, ext/, memory/, k8s/) sit beside agent/; server/ puts a session on the wire, above it.
+const ORDER: Record<string, number> = { "util/": 0, "protocol/": 1, "llm/": 2, "tool/": 3, "sandbox/": 3, "agent/": 4, "mcp/": 4, "ext/": 4, "memory/": 4, "k8s/": 4, "server/": 5 };
+// Protocol libraries cost start-up time: only `await import()` may load them, so a session that never uses one
+// starts as fast as before (a type-only import is erased and allowed).
+const LAZY_ONLY = ["@modelcontextprotocol/sdk", "@agentclientprotocol/sdk", "@kubernetes/client-node", "yaml"];
+
+function staticValueImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const re = /^\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s*["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm;
+  return [...text.matchAll(re)].map((m) => m[1] ?? m[2] ?? "").filter(Boolean);
+}
 
 function layerOf(rel: string): string | undefined {
   return Object.keys(ORDER).find((l) => rel.startsWith(l));
@@ -78,6 +88,14 @@ describe("architecture import rules", () => {
 
   test("only src/ui/tui imports @opentui/core", () => {
     const bad = files.filter(({ file, rel }) => !rel.startsWith("ui/tui/") && importsOf(file).some((s) => s.startsWith("@opentui/"))).map((f) => f.rel);
+    expect(bad).toEqual([]);
+  });
+
+  test("protocol libraries are only loaded lazily (await import)", () => {
+    const bad: string[] = [];
+    for (const { file, rel } of files) {
+      for (const spec of staticValueImports(file)) if (LAZY_ONLY.some((l) => spec === l || spec.startsWith(`${l}/`))) bad.push(`${rel} → ${spec}`);
+    }
     expect(bad).toEqual([]);
   });
 
