@@ -42,6 +42,7 @@ import { statusCommandText } from "./cli/status-command.ts";
 import { SANDBOX_RERUN_TOOL } from "./agent/sandbox-rerun.ts";
 import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 import type { SandboxStatus } from "./sandbox/types.ts";
+import { extSlashCommand, extSlashList } from "./ext/plugins/plugins-slash.ts";
 
 /** How long after start the TUI runs the sandbox probe (after its first frame; see sandboxStateForTui). */
 const TUI_PROBE_DELAY_MS = 400;
@@ -98,6 +99,8 @@ export async function main(argv: string[]): Promise<number> {
         return await updateCommand({ env: process.env, currentVersion: VERSION, execPath: process.execPath, check: cmd.check, version: cmd.version, fetch, out: process.stdout, err: process.stderr });
       case "sessions":
         return sessionsCommand(cfg, cmd.action, cmd.file, process.stdout, process.stderr);
+      case "hooks":
+        return await (await import("./ext/hooks/hooks-command.ts")).hooksCommand(cfg, cmd, process.stdout, process.stderr);
     }
   } catch (err) {
     if (err instanceof CliFailure) {
@@ -176,6 +179,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   });
   process.off("SIGINT", onSigint);
   process.off("SIGTERM", onSigint);
+  await wired.ext?.runtime.end("other");
   wired.dispose();
   if (result.errorMessage) logger.error(result.errorMessage);
   return result.exitCode;
@@ -212,8 +216,9 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     else replay = [...replay, { type: "notice" as const, level: "info" as const, text: resolved.notice }];
   }
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, ...(slash ? { slash } : {}) });
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}) });
   } finally {
+    await wired.ext?.runtime.end("prompt_input_exit");
     wired.dispose();
   }
 }
@@ -225,7 +230,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
-  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime } = { replay: [] },
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions } = { replay: [] },
 ): Promise<number> {
   // Provider errors read the same in every mode: where it looked and what to do (describe-error.ts).
   const describe = (e: import("./protocol/llm.ts").LlmError): string => {
@@ -237,6 +242,8 @@ async function runInteractive(
   const onSlashCommand = async (name: string, args: string): Promise<string> => {
     const mine = extras.slash?.handle(name, args);
     if (mine) return mine;
+    const fromExt = extSlashCommand(extras.ext, name, args);
+    if (fromExt) return fromExt;
     if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
     if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
     return t("slash.unknownCommand", { name });
@@ -255,7 +262,7 @@ async function runInteractive(
     session: describingErrors(extras.replay.length ? withReplay(session, extras.replay) : session, describe),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
-    ...(extras.slash ? { extraCommands: extras.slash.commands.filter((c) => c.name !== "session") } : {}),
+    ...(extras.slash || extras.ext ? { extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext)] } : {}),
     provider: resolved.providerId,
     model: resolved.model,
     version: versionString(),

@@ -19,7 +19,8 @@ import { giveUpMessage, isOverflowError, MAX_RECOVERY_ATTEMPTS } from "./compact
 import { withModelNote } from "./model-note.ts";
 
 export interface RunOutcome {
-  stopReason: StopReason | "max_turns" | "stagnation" | "interrupted";
+  /** `blocked`: a UserPromptSubmit hook refused the prompt before the run began. */
+  stopReason: StopReason | "max_turns" | "stagnation" | "interrupted" | "blocked";
   usage: Usage;
   error?: LlmError;
 }

@@ -25,6 +25,7 @@ import { withModelNote } from "./model-note.ts";
 import { pathsOutsideProject } from "../tool/permission/outside-paths.ts";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import type { HookedCall, ToolCallHooks } from "./tool-hooks.ts";
 
 export interface ToolHostOptions {
   projectRoot: string;
@@ -48,6 +49,10 @@ export interface ToolHostOptions {
   userHome?: string;
   /** The OS sandbox exec runs in; its probe is awaited before the first exec is decided. Absent = none. */
   sandbox?: SandboxRuntime;
+  /** User hooks around each call (PreToolUse, PermissionRequest, PostToolUse[Failure]); see tool-hooks.ts. */
+  hooks?: ToolCallHooks;
+  /** Tools added after start (plugins), read on every call and every specs(). */
+  extraTools?: () => ToolDefinition[];
 }
 
 /** A call after step 1: everything later steps need, computed once. */
@@ -68,20 +73,76 @@ const FILE_WRITE_TOOLS = new Set(["write", "edit"]);
 const READ_PATH_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
 
 export function createToolHost(o: ToolHostOptions): ToolHost {
-  const tools = o.tools ?? builtinTools();
-  const find = (name: string) => findTool(name, tools);
+  const base = o.tools ?? builtinTools();
+  const all = () => (o.extraTools ? [...base, ...o.extraTools()] : base);
+  const find = (name: string) => findTool(name, all());
   return {
-    specs: (): ToolSpec[] => tools.map((t) => t.spec()),
+    specs: (): ToolSpec[] => all().map((t) => t.spec()),
     canonicalName: (name) => find(name)?.name,
     title: (name, args) => find(name)?.describe(args ?? {}) ?? name,
     run: async (call, ctx) => {
-      const prepared = prepareCall(o, find, call);
+      let prepared = prepareCall(o, find, call);
       if ("text" in prepared) return prepared;
-      const verdict = await authorize(o, prepared, ctx);
-      if (typeof verdict !== "string") return verdict;
-      return execute(o, prepared, ctx, verdict);
+      if (!o.hooks) {
+        const verdict = await authorize(o, prepared, ctx);
+        return "how" in verdict ? execute(o, verdict.p, ctx, verdict.how) : verdict;
+      }
+      // Hooks (tool-hooks.ts): PreToolUse before the policy, PermissionRequest before a prompt, Post* after.
+      const pre = await o.hooks.before(hookedCall(prepared), ctx.signal);
+      const notes = [...pre.contexts];
+      if (pre.decision === "deny") return withNotes(hookDenial(prepared, pre.reason, "PreToolUse"), notes);
+      if (pre.updatedInput) {
+        const again = prepareCall(o, find, { id: call.id, name: prepared.tool.name, args: fromHookInput(pre.updatedInput, prepared) });
+        if ("text" in again) return withNotes(again, notes);
+        prepared = again;
+      }
+      const verdict = await authorize(o, prepared, ctx, { allow: pre.decision === "allow", ...(pre.decision === "ask" ? { ask: pre.reason ?? "" } : {}), find });
+      if (!("how" in verdict)) return withNotes(verdict, notes);
+      const result = await execute(o, verdict.p, ctx, verdict.how);
+      if (result.errorCode !== "not_executed") notes.push(...(await o.hooks.after(hookedCall(verdict.p), result, ctx.signal)));
+      return withNotes(result, notes);
     },
   };
+}
+
+/** What hooks see of a call: the prepared arguments, and the file's absolute path for file tools. */
+function hookedCall(p: PreparedCall): HookedCall {
+  return { id: p.id, tool: p.tool.name, input: p.args, ...(p.absPath ? { absPath: p.absPath } : p.path ? { absPath: p.path } : {}) };
+}
+
+/** A hook's updatedInput → arguments: Claude Code's `file_path` (absolute) stands for our `path`. */
+function fromHookInput(input: Record<string, unknown>, p: PreparedCall): Record<string, unknown> {
+  const out = { ...input };
+  if (typeof out.file_path === "string") {
+    if (out.path === undefined || out.path === p.args.path) out.path = out.file_path;
+    delete out.file_path;
+  }
+  return out;
+}
+
+function hookDenial(p: PreparedCall, reason: string | undefined, event: string): ToolRunResult {
+  const why = reason?.trim() || "no reason given";
+  return {
+    text: `Blocked by the user's ${event} hook: ${why}\nThe user's hook refused this call. Do not retry the same call; change your approach or ask the user.`,
+    isError: true,
+    errorCode: "permission_denied",
+    details: { action: actionText(p), deniedBy: "policy", deniedBecause: t("hooks.deniedBecause", { reason: why }) },
+  };
+}
+
+function withNotes(r: ToolRunResult, notes: string[]): ToolRunResult {
+  return notes.reduce((acc, n) => withModelNote(acc, n, "after"), r);
+}
+
+/** Policy asks a hook's `allow` may answer: only the mode's default question, never a protected path, a dangerous or
+ * safety-immune command, an ask rule or the sandbox's question (tool-hooks.ts, rule 3). */
+const HOOK_SKIPPABLE = new Set(["default", "mode"]);
+
+interface HookVerdicts {
+  allow: boolean;
+  /** PreToolUse said `ask` (the reason, possibly empty). */
+  ask?: string;
+  find: (n: string) => ToolDefinition | undefined;
 }
 
 function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | undefined, call: ToolCallRequest): PreparedCall | ToolRunResult {
@@ -96,7 +157,7 @@ function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | u
   if (!prepared.ok) return { text: prepared.message, isError: true, errorCode: "invalid_args" };
   const args = prepared.args;
   const path = typeof args.path === "string" && args.path !== "" ? args.path : undefined;
-  const command = tool.name === "exec" && typeof args.command === "string" ? args.command : undefined;
+  const command = tool.name === "exec" && typeof args.command === "string" ? args.command : tool.asExec?.(args);
   let absPath: string | undefined;
   try {
     if (path && FILE_WRITE_TOOLS.has(tool.name)) absPath = o.paths.resolveWrite(path);
@@ -108,7 +169,8 @@ function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | u
     throw err;
   }
   const where = absPath ?? path;
-  const request: PermissionRequest = { tool: tool.name, args, ...(where ? { path: where } : {}), ...(command !== undefined ? { command } : {}) };
+  // A program-running tool (asExec) is decided exactly as the exec of its command line.
+  const request: PermissionRequest = tool.asExec && command !== undefined ? { tool: "exec", args: { command }, command } : { tool: tool.name, args, ...(where ? { path: where } : {}), ...(command !== undefined ? { command } : {}) };
   return { id: call.id, tool, args, request, ...(path ? { path } : {}), ...(absPath ? { absPath } : {}), ...(command !== undefined ? { command } : {}) };
 }
 
@@ -118,10 +180,10 @@ function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | u
  */
 export type Authorization = "allowed" | "approved" | "approved-protected";
 
-/** The authorization when the call may run; else the result that goes back to the model instead. */
-async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext): Promise<ToolRunResult | Authorization> {
+/** The authorization when the call may run (with the call as finally prepared); else the result for the model. */
+async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, hooks?: HookVerdicts): Promise<ToolRunResult | { how: Authorization; p: PreparedCall }> {
   // The policy reads the sandbox's state: make sure the probe has answered before an exec is decided.
-  if (p.tool.name === "exec" && o.sandbox) await o.sandbox.ready();
+  if ((p.tool.name === "exec" || p.tool.asExec) && o.sandbox) await o.sandbox.ready();
   const decision = o.policy.decide(p.request);
   // details (for the UI) say who denied what and why (`deniedBecause`: the policy's reason in the person's
   // language); the text is for the model, in English (ui/shared/tool-error-line.ts).
@@ -129,27 +191,46 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
     const deniedBecause = decision.reasonText ? render(decision.reasonText) : decision.reason;
     return { text: denialMessage(decision.reason), isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: "policy", deniedBecause } };
   }
-  if (decision.action === "allow") return "allowed";
+  const hookAsks = hooks?.ask !== undefined;
+  if (decision.action === "allow" && !hookAsks) return { how: "allowed", p };
+  const skippable = decision.action === "allow" || HOOK_SKIPPABLE.has(decision.source);
+  if (hooks?.allow && skippable) return { how: "allowed", p };
+  if (o.hooks && hooks) {
+    const shownReason = decision.action === "allow" ? hooks.ask || "a hook asked for confirmation" : decision.reason;
+    const pr = await o.hooks.permissionRequest(hookedCall(p), shownReason, ctx.signal);
+    if (pr.decision === "deny") return hookDenial(p, pr.reason, "PermissionRequest");
+    if (pr.decision === "allow" && skippable && !pr.updatedInput) return { how: "allowed", p };
+    if (pr.decision === "allow" && pr.updatedInput) {
+      // New arguments: prepared and decided again; the hook's allow still only answers a skippable ask.
+      const again = prepareCall(o, hooks.find, { id: p.id, name: p.tool.name, args: fromHookInput(pr.updatedInput, p) });
+      if ("text" in again) return again;
+      const d2 = o.policy.decide(again.request);
+      if (d2.action === "deny") return { text: denialMessage(d2.reason), isError: true, errorCode: "permission_denied", details: { action: actionText(again), deniedBy: "policy", deniedBecause: d2.reasonText ? render(d2.reasonText) : d2.reason } };
+      if (d2.action === "allow" || HOOK_SKIPPABLE.has(d2.source)) return { how: "allowed", p: again };
+      return authorize(o, again, ctx, { allow: false, find: hooks.find });
+    }
+  }
   const diff = await previewDiff(o, p);
-  const outside = p.tool.name === "exec" && decision.source === "protected" && o.sandbox?.exec() !== undefined;
+  const outside = (p.tool.name === "exec" || p.tool.asExec !== undefined) && decision.source === "protected" && o.sandbox?.exec() !== undefined;
   // The person reads the reason in their language; the model only ever sees decision.reason (English).
   const shown = decision.reasonText ? render(decision.reasonText) : decision.reason;
-  const reason = outside ? t("perm.outsideSandbox", { reason: shown }) : shown;
+  const asked = decision.action === "allow" ? t("hooks.askedBy", { reason: hooks?.ask || "-" }) : shown;
+  const reason = outside ? t("perm.outsideSandbox", { reason: asked }) : asked;
   const outsideProject = p.command !== undefined ? pathsOutsideProject(p.command, { projectRoot: o.projectRoot, cwd: execCwd(o, p), userHome: o.userHome ?? homedir() }) : [];
-  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}), ...(outsideProject.length ? { outsideProject } : {}), ...(decision.source === "protected" ? { noAlways: true } : {}) });
+  const answer = await ctx.requestApproval({ tool: p.tool.name, action: actionText(p), reason, ...(diff !== undefined ? { diff } : {}), ...(outsideProject.length ? { outsideProject } : {}), ...(decision.source === "protected" || decision.action === "allow" ? { noAlways: true } : {}) });
   if (answer === "always" || answer === "deny_always") await o.policy.remember(answer, p.request).catch(() => undefined);
   if (answer === "deny" || answer === "deny_always") {
     const interrupted = ctx.signal.aborted;
     const text = denialMessage(interrupted ? "the run was interrupted" : "approval was not given (the user declined, or there was no one to ask)");
     return { text, isError: true, errorCode: "permission_denied", details: { action: actionText(p), deniedBy: interrupted ? "interrupted" : "user" } };
   }
-  return outside ? "approved-protected" : "approved";
+  return { how: outside ? "approved-protected" : "approved", p };
 }
 
 async function execute(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext, how: Authorization): Promise<ToolRunResult> {
   if (ctx.signal.aborted) return { text: "[not executed: the run was interrupted]", isError: true, errorCode: "not_executed", details: { action: actionText(p) } };
   if (p.absPath && o.beforeFileChange) o.beforeFileChange(p.absPath);
-  if (p.tool.name !== "exec") return runTool(o, p, ctx);
+  if (p.tool.name !== "exec" && !p.tool.asExec) return runTool(o, p, ctx);
   const sandbox = how === "approved-protected" ? undefined : o.sandbox?.exec();
   const first = await runExec(o, p, ctx, how, sandbox);
   if (!sandbox) return first;

@@ -33,6 +33,7 @@ export type CliCommand =
   | { kind: "sessions"; flags: CommonFlags; action: "list" | "import"; file?: string }
   | { kind: "auth"; flags: CommonFlags; action: "login" | "logout" | "status"; provider: string }
   | { kind: "update"; flags: CommonFlags; check: boolean; version?: string }
+  | { kind: "hooks"; flags: CommonFlags; action: "list" | "test" | "trust"; event?: string; tool?: string; input?: string }
   /** yargs already printed --help or --version. */
   | { kind: "printed" };
 
@@ -161,6 +162,18 @@ export function parseArgs(argv: string[], version: string): CliCommand {
       y.version(false).option("check", { type: "boolean", default: false, describe: t("args.updateCheck") }).option("version", { type: "string", describe: t("args.updateVersion") }),
       (a) => {
         result = { kind: "update", flags: common(a), check: Boolean(a.check), ...(typeof a.version === "string" ? { version: a.version } : {}) };
+      },
+    )
+    .command("hooks <action> [event]", t("args.hooks"), (y) =>
+      y
+        .positional("action", { choices: ["list", "test", "trust"] as const, demandOption: true, describe: t("args.hooksAction") })
+        .positional("event", { type: "string", describe: t("args.hooksEvent") })
+        .option("tool", { type: "string", describe: t("args.hooksTool") })
+        .option("input", { type: "string", describe: t("args.hooksInput") }),
+      (a) => {
+        const action = a.action as "list" | "test" | "trust";
+        if (action === "test" && !a.event) throw new UsageError(t("args.hooksTestNeedsEvent"));
+        result = { kind: "hooks", flags: common(a), action, ...(typeof a.event === "string" ? { event: a.event } : {}), ...(typeof a.tool === "string" ? { tool: a.tool } : {}), ...(typeof a.input === "string" ? { input: a.input } : {}) };
       },
     )
     .version("version", t("args.version"), version)

@@ -48,6 +48,7 @@ import { estimateSystemTokens, estimateToolSpecTokens } from "../agent/compactio
 import { createSandboxRuntime, type SandboxRuntime } from "../sandbox/sandbox.ts";
 import { childEnv as filterChildEnv } from "../sandbox/child-env.ts";
 import { listProviderDefinitions } from "../llm/registry.ts";
+import { createExtensions, type Extensions } from "../ext/hooks/wire-extensions.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -82,6 +83,8 @@ export interface WiredSession {
   contexts: ContextManager;
   /** The OS sandbox exec runs in (issue 14); `status()` says whether it works here. */
   sandbox: SandboxRuntime;
+  /** Hooks and plugins (issue 19); undefined when none are configured. `ext.runtime.end(reason)` before dispose. */
+  ext: Extensions | undefined;
   dispose(): void;
 }
 
@@ -132,6 +135,18 @@ export function wireSession(o: WireOptions): WiredSession {
   // Collaborators that publish through the session reach it once it exists (below); none publishes before.
   let session: Session | undefined;
   const sessionId = o.resume?.meta.id ?? newSessionId();
+  // Hooks and plugins (issue 19): nothing is built (two stats) when none are configured.
+  const ext = createExtensions({
+    cfg,
+    sessionId,
+    interactive: o.interactive,
+    publish: (e) => session?.publish(e),
+    mode: () => session?.mode ?? o.permissionMode,
+    model: () => session?.model.model ?? resolved.model,
+    transcriptPath: () => recorder?.file ?? "",
+    ask: (req) => session?.requestApproval(req) ?? Promise.resolve("deny"),
+    log: (line) => (compactionLog ??= scrubbedLogger(cfg)).info(line),
+  });
   const cp = CheckpointStore.load({ sessionId, dir: checkpointDir(cfg.home, sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e), redact: createRedactor(cfg.env) });
   const tools = createToolHost({
     projectRoot: cfg.projectRoot,
@@ -148,6 +163,7 @@ export function wireSession(o: WireOptions): WiredSession {
     beforeFileChange: (p) => cp.beforeFileChange(p),
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
     configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: cfg.projectRoot, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
+    ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
   });
   const usage = new UsageTracker();
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
@@ -198,6 +214,7 @@ export function wireSession(o: WireOptions): WiredSession {
     ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
     // The screen gets one line per compaction; what each level did (and why a summary failed) goes to the log.
     log: (line) => (compactionLog ??= scrubbedLogger(cfg)).info(line),
+    ...(ext ? { beforeCompact: (trigger: "auto" | "manual", instruction?: string) => ext.runtime.preCompact(trigger, instruction) } : {}),
   });
   const store = o.store ?? new SessionStore({ home: cfg.home, env: cfg.env });
   const contexts = new ContextManager({ dir: join(cfg.home, "contexts"), projectRoot: cfg.projectRoot, paths });
@@ -262,6 +279,7 @@ export function wireSession(o: WireOptions): WiredSession {
       maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
       earlyExitTurns: earlyExitFromEnv(cfg.env),
       transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
+      ...(ext ? { beforeInput: (text: string, signal: AbortSignal) => ext.runtime.beforeInput(text, signal), onStop: (c: boolean, signal: AbortSignal) => ext.runtime.onStop(c, signal) } : {}),
       // A checkpoint keeps the history as the model was sent it (previews and cut results, as before the
       // pipeline moved to the outgoing side): the raw results are in the session file, and a copy per model call
       // of the raw history would grow the snapshots by the size of every output read. A rewind adopts that form.
@@ -283,7 +301,14 @@ export function wireSession(o: WireOptions): WiredSession {
         return out?.map(r.sourceOf);
       },
       rewind: (op, h) => cp.rewind(op, h),
-      ...(recorder ? { onHistoryChange: (c) => recorder.onHistoryChange(c) } : {}),
+      ...(recorder || ext
+        ? {
+            onHistoryChange: (c) => {
+              recorder?.onHistoryChange(c);
+              if (ext && c.type === "replace" && c.reason === "clear") void ext.runtime.onClear();
+            },
+          }
+        : {}),
       ...(o.interactive
         ? {}
         : {
@@ -303,11 +328,19 @@ export function wireSession(o: WireOptions): WiredSession {
   };
   session = new Session(opts);
   if (recorder) attachRecorder(session, recorder);
+  if (ext) {
+    const resumed = o.resume !== undefined;
+    session.subscribe((e) => {
+      if (e.type === "session.started") void ext.runtime.start(resumed ? "resume" : "startup");
+      else if (e.type === "approval.requested") ext.runtime.notify(`chatcli needs your permission to use ${e.tool}`, "permission_prompt");
+    });
+  }
   return {
     store,
     recorder,
     contexts,
     sandbox,
+    ext,
     checkpoints: cp,
     session,
     usage,

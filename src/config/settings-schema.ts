@@ -45,6 +45,10 @@ export const settingsSchema = z.object({
   providers: z.object({ openaiCompatible: z.array(openAiCompatibleSchema).optional() }).optional(),
   /** MCP servers (issue 17), keyed by name; see src/mcp/server-config.ts. */
   mcpServers: mcpServersSchema.optional(),
+  /** Hooks (issue 19), in Claude Code's shape; read leniently by src/ext/hooks/hook-config.ts (bad entries are warnings). */
+  hooks: z.record(z.string(), z.unknown()).optional(),
+  /** Claude Code's switch: no hook from any settings file runs. */
+  disableAllHooks: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -3,10 +3,12 @@ import { enCli } from "./messages-en-cli.ts";
 import { enTui } from "./messages-en-tui.ts";
 import { enAgent } from "./messages-en-agent.ts";
 import { enPermission } from "./messages-en-permission.ts";
+import { enHooks } from "./messages-en-hooks.ts";
 
 export const en = {
   ...enCli,
   ...enTui,
   ...enAgent,
   ...enPermission,
+  ...enHooks,
 } as const;

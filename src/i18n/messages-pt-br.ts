@@ -4,10 +4,12 @@ import { ptBRCli } from "./messages-pt-br-cli.ts";
 import { ptBRTui } from "./messages-pt-br-tui.ts";
 import { ptBRAgent } from "./messages-pt-br-agent.ts";
 import { ptBRPermission } from "./messages-pt-br-permission.ts";
+import { ptBRHooks } from "./messages-pt-br-hooks.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
   ...ptBRTui,
   ...ptBRAgent,
   ...ptBRPermission,
+  ...ptBRHooks,
 };

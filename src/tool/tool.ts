@@ -108,6 +108,11 @@ export interface ToolDefinition {
   /** The before/after text of the file a call would change, when the tool defines `preview`. */
   preview(args: PreparedArgs, ctx: PreviewContext): Promise<FilePreview | undefined>;
   run(rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * A tool that runs a program (an external plugin): the command line the call amounts to. The tool host then
+   * decides and runs the call as that exec (policy, approval, sandbox, config guard). Absent for ordinary tools.
+   */
+  asExec?(args: PreparedArgs): string;
 }
 
 export function errorOutput(text: string, errorCode: string, details?: Record<string, unknown>): ToolOutput {

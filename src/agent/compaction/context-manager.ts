@@ -30,6 +30,8 @@ export interface ContextManagerOptions {
   windowNote?: string;
   /** Where the details of each compaction go (the log file); the screen gets one line per compaction. */
   log?: (line: string) => void;
+  /** Awaited just before a compaction runs (PreCompact hooks): `auto` before a model call, `manual` for /compact. */
+  beforeCompact?: (trigger: "auto" | "manual", instruction?: string) => Promise<void>;
 }
 
 /** The notice for a model whose window nobody reported: the figure assumed and how to change it. */
@@ -71,6 +73,7 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
       const b = budget(undefined, overhead);
       let out = history;
       if (accountant.requestTokens(history, overhead) > b.triggerTokens) {
+        await o.beforeCompact?.("auto");
         const r = await compactHistory({ history, budget: b, overheadTokens: overhead, signal: ctx.signal, emit: ctx.emit, summarizerWindow: summarizerWindow() }, deps);
         out = r.messages;
       }
@@ -84,6 +87,7 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
         ctx.emit({ type: "notice", level: "warn", text: t("core.historyTooShort") });
         return undefined;
       }
+      await o.beforeCompact?.("manual", ctx.instruction);
       const r = await compactHistory(
         {
           history: ctx.history,

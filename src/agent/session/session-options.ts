@@ -54,6 +54,16 @@ export interface TurnOptions {
   onCheckpoint?: (history: Message[]) => void;
   /** A batch of tool calls finished; used for tool-use summaries. Fired before the next model call. */
   onBatchCompleted?: (batch: CompletedBatch) => void;
+  /**
+   * Before a prompt enters the history (UserPromptSubmit hooks, src/ext/hooks): `block` drops it (the turn ends with
+   * stop reason `blocked`); `context` is added to the prompt for the model. Must not throw.
+   */
+  beforeInput?: (text: string, signal: AbortSignal) => Promise<{ block?: string; context?: string }>;
+  /**
+   * The agent finished answering (Stop hooks): a reason makes it go on, with the reason as feedback;
+   * `continued` is true when this answer already followed such feedback. Must not throw.
+   */
+  onStop?: (continued: boolean, signal: AbortSignal) => Promise<string | undefined>;
   /** After the provider rejected a request as too large: the shrunk history for attempt 1..3, or undefined. */
   recoverOverflow?: (ctx: { history: Message[]; attempt: number; emit(e: AgentEvent): void }) => Message[] | undefined;
 }

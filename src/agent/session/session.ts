@@ -21,7 +21,8 @@ import type { AgentEventListener, SessionLike } from "../../protocol/session-lik
 import { assertNever } from "../../protocol/assert-never.ts";
 import { t, type MessageKey } from "../../i18n/i18n.ts";
 import { EventBus } from "../event-bus.ts";
-import { Approvals } from "./approvals.ts";
+import { Approvals, type ApprovalRequest } from "./approvals.ts";
+import type { ApprovalAnswer } from "../run-deps.ts";
 import { SessionHistory } from "./session-history.ts";
 import type { ModelBinding, SessionHooks, SessionOptions } from "./session-options.ts";
 import { runTurn, type TurnHost } from "./turn.ts";
@@ -146,6 +147,14 @@ export class Session implements SessionLike {
       default:
         assertNever(op, "op");
     }
+  }
+
+  /**
+   * Asks the person a question outside a tool call (trusting a project's hooks): the same approval round trip
+   * as a tool's; headless answers it from autoApprove.
+   */
+  requestApproval(req: ApprovalRequest, signal: AbortSignal = new AbortController().signal): Promise<ApprovalAnswer> {
+    return this.approvals.request(req, signal);
   }
 
   /** For collaborators outside the loop (summaries, checkpoints) to announce their events. */

@@ -34,13 +34,27 @@ export interface TurnHost {
 
 const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 
+/** How many times Stop hooks may send the agent back to work within one turn. */
+const MAX_STOP_CONTINUATIONS = 5;
+
 /** Never throws: a bug in the loop becomes an `error` event and the stop reason `error`. */
 export async function runTurn(h: TurnHost, input: string, signal: AbortSignal): Promise<RunOutcome> {
-  const userMessage: Message = { role: "user", content: transformed(h, input), meta: { createdAt: h.now() } };
+  const gate = h.opts.beforeInput ? await h.opts.beforeInput(input, signal) : {};
+  if (gate.block !== undefined) return { stopReason: "blocked", usage: { ...NO_USAGE } };
+  const typed = transformed(h, input);
+  const content = gate.context ? `${typed}\n\n<hook-context>\n${gate.context}\n</hook-context>` : typed;
+  const userMessage: Message = { role: "user", content, meta: { createdAt: h.now() } };
   h.history.append(userMessage);
   let outcome: RunOutcome;
   try {
     outcome = await runAgent(turnDeps(h, input), signal);
+    for (let n = 0; h.opts.onStop && n < MAX_STOP_CONTINUATIONS && outcome.stopReason !== "interrupted" && outcome.stopReason !== "error" && !signal.aborted; n++) {
+      const reason = await h.opts.onStop(n > 0, signal);
+      if (reason === undefined) break;
+      h.history.append({ role: "user", content: `[Stop hook feedback] ${reason}`, meta: { createdAt: h.now() } });
+      const next = await runAgent(turnDeps(h, input), signal);
+      outcome = { ...next, usage: addUsage(outcome.usage, next.usage) };
+    }
   } catch (err) {
     h.emit({ type: "error", message: t("core.internalError", { error: (err as Error)?.message ?? String(err) }) });
     outcome = { stopReason: "error", usage: { ...NO_USAGE } };
@@ -53,6 +67,10 @@ export async function runTurn(h: TurnHost, input: string, signal: AbortSignal): 
     h.history.replace(history.slice(0, -1), "failed-turn", false);
   }
   return outcome;
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens, reasoningTokens: a.reasoningTokens + b.reasoningTokens };
 }
 
 /** Built once per run; every member reads the session when it is called. */
