@@ -43,6 +43,7 @@ import { SANDBOX_RERUN_TOOL } from "./agent/sandbox-rerun.ts";
 import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 import type { SandboxStatus } from "./sandbox/types.ts";
 import { extSlashCommand, extSlashList } from "./ext/plugins/plugins-slash.ts";
+import { startingExtensionsOnSubscribe } from "./ext/hooks/start-on-subscribe.ts";
 
 /** How long after start the TUI runs the sandbox probe (after its first frame; see sandboxStateForTui). */
 const TUI_PROBE_DELAY_MS = 400;
@@ -259,7 +260,7 @@ async function runInteractive(
   }
   const { runTui, displayModeFromEnv } = await import("./ui/tui/run-tui.ts");
   return runTui({
-    session: describingErrors(extras.replay.length ? withReplay(session, extras.replay) : session, describe),
+    session: describingErrors(startingExtensionsOnSubscribe(extras.replay.length ? withReplay(session, extras.replay) : session, extras.ext, cmd.resume !== undefined || cmd.continue ? "resume" : "startup"), describe),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
     ...(extras.slash || extras.ext ? { extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext)] } : {}),

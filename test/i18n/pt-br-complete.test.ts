@@ -9,6 +9,9 @@ const IDENTICAL: Partial<Record<MessageKey, string>> = {
   "tui.welcome": "program name, version, provider and model names only",
   "protect.word": "a reason (translated itself) and the shell word it is about",
   "danger.command": "a command line only (\"nft flush\"), quoted as the user would type it",
+  "hooks.configWarning": "the feature's name (hooks, a settings key) and a warning about a settings key",
+  "plugins.heading": "\"Plugins\" is the same word in Portuguese, and a count",
+  "plugins.hooks": "\"hooks\" is the feature's name (the settings key) in both languages",
 };
 
 // Whole words only (not "is" inside "ilegível(is)"); text in quotes/backticks, flags, paths and placeholders is

@@ -71,9 +71,15 @@ export class HooksRuntime {
     return [...this.o.userHooks, ...(this.projectAllowed ? this.o.projectHooks : []), ...(this.o.plugins?.hookSpecs() ?? [])];
   }
 
-  /** session.started: trust, plugins, then SessionStart. Runs once; the first prompt waits for it. */
+  /**
+   * Trust, plugins, then SessionStart. Runs once; the first prompt waits for it. It begins on the next macrotask,
+   * after the caller's synchronous work (a UI subscribing right after session.started must see the trust
+   * question), and costs nothing on the path to the first frame.
+   */
   start(source: "startup" | "resume"): Promise<void> {
-    this.started ??= this.doStart(source).catch((err: unknown) => this.o.log(`hooks start failed: ${(err as Error)?.message ?? String(err)}`));
+    this.started ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => this.doStart(source))
+      .catch((err: unknown) => this.o.log(`hooks start failed: ${(err as Error)?.message ?? String(err)}`));
     return this.started;
   }
 
