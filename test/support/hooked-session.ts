@@ -26,7 +26,8 @@ export function hookedSession(o: {
   replies: ScriptedReply[];
   interactive?: boolean;
   mode?: PermissionMode;
-  answer?: ApprovalDecision;
+  /** The stand-in person's answer; `null`: nobody answers (a real UI on the session does). */
+  answer?: ApprovalDecision | null;
   project?: boolean;
   env?: Record<string, string>;
   before?: (root: string) => void;
@@ -38,7 +39,7 @@ export function hookedSession(o: {
   else writeUserSettings(root, { hooks: block });
   o.before?.(root);
   const h = harness({ root, replies: o.replies, interactive: o.interactive ?? false, mode: o.mode ?? "default", ...(o.env ? { env: o.env } : {}) });
-  if (o.interactive) {
+  if (o.interactive && o.answer !== null) {
     h.wired.session.subscribe((e) => {
       if (e.type === "approval.requested") queueMicrotask(() => h.wired.session.submit({ type: "approval", requestId: e.requestId, decision: o.answer ?? "once" }));
     });
