@@ -45,8 +45,8 @@ export function discoverPlugins(dir: string, source: "user" | "project"): Plugin
     }
     if (!st.isFile()) continue;
     const ext = extname(name);
+    if (name.endsWith(".d.ts") || ext === ".json" || ext === ".md" || ext === ".txt") continue;
     if (MODULE_EXTS.has(ext)) out.push({ kind: "module", source, entry: path, path, name: name.slice(0, -ext.length) });
-    else if (name.endsWith(".d.ts") || ext === ".json" || ext === ".md") continue;
     else if (isExecutable(path)) out.push({ kind: "external", source, entry: path, path, name });
   }
   return out;

@@ -133,7 +133,7 @@ export class PluginHost {
 
   private async loadExternal(entry: PluginEntry, base: LoadedPlugin): Promise<LoadedPlugin> {
     const meta = await readExternalMetadata(entry.entry, this.o.env);
-    const tool = externalPluginTool(entry.entry, meta);
+    const tool = externalPluginTool(entry.entry, meta, this.o.env.PATH);
     this.claimToolNames([tool]);
     return { ...base, name: meta.name, ...(meta.version ? { version: meta.version } : {}), description: meta.description, tools: [tool] };
   }
