@@ -44,6 +44,7 @@ import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 import type { SandboxStatus } from "./sandbox/types.ts";
 import { extSlashCommand, extSlashList } from "./ext/plugins/plugins-slash.ts";
 import { startingExtensionsOnSubscribe } from "./ext/hooks/start-on-subscribe.ts";
+import { prefetchUserPlugins } from "./ext/plugins/plugin-host.ts";
 
 /** How long after start the TUI runs the sandbox probe (after its first frame; see sandboxStateForTui). */
 const TUI_PROBE_DELAY_MS = 400;
@@ -128,6 +129,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     if (piped.trim()) prompt = prompt.trim() ? `${prompt}\n\n${piped}` : piped;
   }
   if (!prompt.trim()) throw new UsageError(t("usage.promptEmpty"));
+  prefetchUserPlugins(cfg.home);
   const resolved = await resolveModel(cfg);
   if (resolved.notice) process.stderr.write(`chatcli: ${resolved.notice}\n`);
   const denied: string[] = [];

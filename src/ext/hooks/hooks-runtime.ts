@@ -74,10 +74,10 @@ export class HooksRuntime {
   /**
    * Trust, plugins, then SessionStart. Runs once; the first prompt waits for it. It begins on the next macrotask,
    * after the caller's synchronous work (a UI subscribing right after session.started must see the trust
-   * question), and costs nothing on the path to the first frame.
+   * question); the TUI passes a delay so that importing plugins does not compete with its first frame.
    */
-  start(source: "startup" | "resume"): Promise<void> {
-    this.started ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
+  start(source: "startup" | "resume", delayMs = 0): Promise<void> {
+    this.started ??= new Promise<void>((resolve) => setTimeout(resolve, delayMs))
       .then(() => this.doStart(source))
       .catch((err: unknown) => this.o.log(`hooks start failed: ${(err as Error)?.message ?? String(err)}`));
     return this.started;

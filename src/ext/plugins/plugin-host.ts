@@ -14,7 +14,7 @@ import type { ConfiguredHook, FunctionHookSpec } from "../hooks/hook-config.ts";
 import type { HookEvent } from "../hooks/hook-events.ts";
 import type { PluginDefinition, PluginHooks } from "./plugin-api.ts";
 import { discoverPlugins, type PluginEntry } from "./discover-plugins.ts";
-import { externalPluginTool, readExternalMetadata } from "./external-plugin.ts";
+import { externalPluginTool, readExternalMetadata, type ExternalMetadata } from "./external-plugin.ts";
 import { registerPluginModule } from "./plugin-module.ts";
 
 export interface LoadedPlugin {
@@ -113,14 +113,17 @@ export class PluginHost {
     const entries = [...discoverPlugins(this.o.userDir, "user"), ...(project ? discoverPlugins(this.o.projectDir, "project") : [])];
     if (entries.length === 0) return;
     if (entries.some((e) => e.kind === "module")) registerPluginModule();
-    // Loaded one after another: tool names are first come, first served, and load order is the listing order.
-    for (const entry of entries) this.plugins.push(await this.loadOne(entry));
+    // Imported (and external ones asked for --metadata) all at once; registered in listing order, so tool names
+    // are first come, first served.
+    const readied = entries.map((e) => (e.kind === "module" ? importPlugin(e.entry) : readExternalMetadata(e.entry, this.o.env)));
+    for (const p of readied) p.catch(() => undefined);
+    for (const [i, entry] of entries.entries()) this.plugins.push(await this.loadOne(entry, readied[i]!));
   }
 
-  private async loadOne(entry: PluginEntry): Promise<LoadedPlugin> {
+  private async loadOne(entry: PluginEntry, readied: Promise<unknown>): Promise<LoadedPlugin> {
     const base: LoadedPlugin = { entry, name: entry.name, tools: [], commands: [], hooks: [], providers: [] };
     try {
-      const p = entry.kind === "external" ? await this.loadExternal(entry, base) : await this.loadModule(entry, base);
+      const p = entry.kind === "external" ? this.loadExternal(entry, base, (await readied) as ExternalMetadata) : this.loadModule(base, (await readied) as PluginModule);
       this.o.log(`plugin ${p.name} loaded from ${entry.path}: ${p.tools.length} tools, ${p.commands.length} commands, ${p.hooks.length} hooks`);
       return p;
     } catch (err) {
@@ -131,15 +134,13 @@ export class PluginHost {
     }
   }
 
-  private async loadExternal(entry: PluginEntry, base: LoadedPlugin): Promise<LoadedPlugin> {
-    const meta = await readExternalMetadata(entry.entry, this.o.env);
+  private loadExternal(entry: PluginEntry, base: LoadedPlugin, meta: ExternalMetadata): LoadedPlugin {
     const tool = externalPluginTool(entry.entry, meta, this.o.env.PATH);
     this.claimToolNames([tool]);
     return { ...base, name: meta.name, ...(meta.version ? { version: meta.version } : {}), description: meta.description, tools: [tool] };
   }
 
-  private async loadModule(entry: PluginEntry, base: LoadedPlugin): Promise<LoadedPlugin> {
-    const mod = (await import(pathToFileURL(entry.entry).href)) as { default?: unknown; plugin?: unknown };
+  private loadModule(base: LoadedPlugin, mod: PluginModule): LoadedPlugin {
     const def = checkDefinition(mod.default ?? mod.plugin);
     const tools = def.tools ?? [];
     this.claimToolNames(tools);
@@ -171,6 +172,29 @@ export class PluginHost {
       taken.add(tool.name.toLowerCase());
     }
   }
+}
+
+type PluginModule = { default?: unknown; plugin?: unknown };
+
+/** One import per file per process: a prefetch (prefetchUserPlugins) and the load share it. */
+const imports = new Map<string, Promise<PluginModule>>();
+
+function importPlugin(file: string): Promise<PluginModule> {
+  let p = imports.get(file);
+  if (!p) {
+    registerPluginModule();
+    p = import(pathToFileURL(file).href) as Promise<PluginModule>;
+    imports.set(file, p);
+  }
+  return p;
+}
+
+/**
+ * `-p`: starts importing the user's module plugins while the model is looked up (the first prompt waits for them;
+ * project plugins wait for trust). Never throws; a failing import is reported by the load.
+ */
+export function prefetchUserPlugins(home: string): void {
+  for (const e of discoverPlugins(join(home, "plugins"), "user")) if (e.kind === "module") importPlugin(e.entry).catch(() => undefined);
 }
 
 export function pluginDirs(home: string, projectRoot: string): { userDir: string; projectDir: string } {
