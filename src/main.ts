@@ -44,7 +44,7 @@ import type { SandboxRuntime } from "./sandbox/sandbox.ts";
 import type { SandboxStatus } from "./sandbox/types.ts";
 import { extSlashCommand, extSlashList } from "./ext/plugins/plugins-slash.ts";
 import { startingExtensionsOnSubscribe } from "./ext/hooks/start-on-subscribe.ts";
-import { prefetchUserPlugins } from "./ext/plugins/plugin-host.ts";
+import { prefetchUserPlugins, registerPluginProviders } from "./ext/plugins/plugin-host.ts";
 
 /** How long after start the TUI runs the sandbox probe (after its first frame; see sandboxStateForTui). */
 const TUI_PROBE_DELAY_MS = 400;
@@ -130,6 +130,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   }
   if (!prompt.trim()) throw new UsageError(t("usage.promptEmpty"));
   prefetchUserPlugins(cfg.home);
+  await registerPluginProviders(cfg.home, cfg.provider);
   const resolved = await resolveModel(cfg);
   if (resolved.notice) process.stderr.write(`chatcli: ${resolved.notice}\n`);
   const denied: string[] = [];
@@ -200,6 +201,7 @@ async function applyRewindFlag(wired: WiredSession, n: number): Promise<RewindFl
 async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "interactive" }>, logger: Logger): Promise<number> {
   // Start loading OpenTUI (the largest module graph) while the model info round trips are in flight.
   if (!cmd.noTui && process.stdout.isTTY) import("./ui/tui/run-tui.ts").catch(() => undefined);
+  await registerPluginProviders(cfg.home, cfg.provider);
   const resolved = await resolveModel(cfg);
   const resume = resolveResume(cfg, cmd);
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });

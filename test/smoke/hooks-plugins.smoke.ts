@@ -53,6 +53,34 @@ describe("plugins (compiled binary)", () => {
   });
 });
 
+test("a plugin's provider (the built-ins' provider contract) can be the one chosen with --provider", async () => {
+  writeFileSync(
+    join(b.home, ".chatcli", "plugins", "echo-provider.ts"),
+    `import { definePlugin } from "chatcli/plugin";
+const provider = {
+  id: "ECHOPLUG", displayName: "Echo plugin", envKeys: [], needsAuth: false, defaultModel: "echo-1", baseUrlEnv: "ECHOPLUG_BASE_URL", defaultBaseUrl: "http://unused",
+  capabilities: { streaming: true, nativeTools: false, images: false, promptCaching: false, local: true },
+  create: () => ({
+    id: "ECHOPLUG",
+    listModels: async () => [{ id: "echo-1", contextWindow: 8192, supportsTools: false }],
+    modelInfo: async (id) => ({ id, contextWindow: 8192, supportsTools: false }),
+    async *stream(request) {
+      const last = request.messages.filter((m) => m.role === "user").at(-1);
+      yield { type: "text_delta", text: "plugin provider heard: " + String(last?.content ?? "").split("\\n")[0] };
+      yield { type: "usage", usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 } };
+      yield { type: "done", stopReason: "stop" };
+    },
+  }),
+};
+export default definePlugin({ name: "echo-provider", providers: [provider] });
+`,
+  );
+  const r = await run(b, ["-p", "ping", "--provider", "ECHOPLUG", "--model", "echo-1"], env());
+  expect(r.stderr).not.toContain("unknown");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("plugin provider heard: ping");
+});
+
 describe("hooks (compiled binary)", () => {
   test("headless: SessionStart, UserPromptSubmit, PreToolUse (exit 2 blocks the write), PostToolUse, Stop and SessionEnd fire", async () => {
     writeFileSync(

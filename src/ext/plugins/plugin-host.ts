@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { ToolDefinition } from "../../tool/tool.ts";
-import { registerProvider } from "../../llm/registry.ts";
+import { getProviderDefinition, registerProvider } from "../../llm/registry.ts";
 import { t } from "../../i18n/i18n.ts";
 import type { ConfiguredHook, FunctionHookSpec } from "../hooks/hook-config.ts";
 import type { HookEvent } from "../hooks/hook-events.ts";
@@ -195,6 +195,23 @@ function importPlugin(file: string): Promise<PluginModule> {
  */
 export function prefetchUserPlugins(home: string): void {
   for (const e of discoverPlugins(join(home, "plugins"), "user")) if (e.kind === "module") importPlugin(e.entry).catch(() => undefined);
+}
+
+/**
+ * A provider no built-in defines (`--provider MYPROV`) may come from a user plugin: before the model is resolved,
+ * the user's module plugins are imported and their providers registered. Costs nothing when the provider is known.
+ */
+export async function registerPluginProviders(home: string, providerId: string): Promise<void> {
+  if (getProviderDefinition(providerId)) return;
+  for (const e of discoverPlugins(join(home, "plugins"), "user")) {
+    if (e.kind !== "module") continue;
+    try {
+      const def = (await importPlugin(e.entry)).default as PluginDefinition | undefined;
+      for (const p of Array.isArray(def?.providers) ? def.providers : []) if (p && typeof p.id === "string" && typeof p.create === "function") registerProvider(p);
+    } catch {
+      // reported when the plugins load with the session
+    }
+  }
 }
 
 export function pluginDirs(home: string, projectRoot: string): { userDir: string; projectDir: string } {
