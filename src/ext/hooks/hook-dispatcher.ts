@@ -85,8 +85,8 @@ export class HookDispatcher {
       const value = await withTimeout(spec.run(input), timeoutSec * 1000);
       return interpretValue(h, value, Date.now() - started);
     } catch (err) {
-      const failure = `plugin ${spec.plugin} threw: ${(err as Error)?.message ?? String(err)}`;
-      return { hook: h, status: "failed", failure, durationMs: Date.now() - started, ...(spec.failClosed ? { decision: "deny" as const, reason: failure } : {}) };
+      const failure = (err as Error)?.message ?? String(err);
+      return { hook: h, status: "failed", failure, durationMs: Date.now() - started, ...(spec.failClosed ? { decision: "deny" as const, reason: `plugin ${spec.plugin} failed: ${failure}` } : {}) };
     }
   }
 }

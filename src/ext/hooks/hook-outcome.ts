@@ -16,6 +16,7 @@
  * Combining: deny > ask > allow; every additionalContext is kept; the last updatedInput (in settings order) wins.
  */
 import { z } from "zod";
+import { msg, render, type Localized } from "../../i18n/i18n.ts";
 import type { ConfiguredHook } from "./hook-config.ts";
 import type { HookEvent } from "./hook-events.ts";
 
@@ -31,9 +32,16 @@ export interface HookOutcome {
   systemMessage?: string;
   /** `continue: false`: the hook asks chatcli to stop; the text is for the user. */
   stop?: string;
+  /** English, for the log and the model (failClosed's reason). */
   failure?: string;
+  /** The same for a person, in their language (`failureForPeople`). */
+  failureText?: Localized;
   exitCode?: number | null;
   durationMs: number;
+}
+
+export function failureForPeople(o: HookOutcome): string {
+  return o.failureText ? render(o.failureText) : (o.failure ?? "");
 }
 
 export interface RawRun {
@@ -78,14 +86,18 @@ const PLAIN_STDOUT_IS_CONTEXT = new Set<HookEvent>(["UserPromptSubmit", "Session
 export function interpretRun(hook: ConfiguredHook, run: RawRun): HookOutcome {
   const base = { hook, exitCode: run.exitCode, durationMs: run.durationMs };
   const failClosed = hook.spec.failClosed === true;
-  const fail = (failure: string): HookOutcome =>
-    failClosed ? { ...base, status: "failed", failure, decision: "deny", reason: `hook failed (failClosed): ${failure}` } : { ...base, status: "failed", failure };
-  if (run.startError) return fail(`could not start: ${run.startError}`);
-  if (run.timedOut) return fail(`timed out after ${run.timeoutSec}s (its process group was killed)`);
-  if (run.exitCode === 126) return fail(`could not start (exit 126: not executable)${stderrTail(run)}`);
-  if (run.exitCode === 127) return fail(`could not start (exit 127: command or interpreter not found)${stderrTail(run)}`);
+  const fail = (text: Localized): HookOutcome => {
+    const failure = render(text, "en");
+    const failed: HookOutcome = { ...base, status: "failed", failure, failureText: text };
+    return failClosed ? { ...failed, decision: "deny", reason: `hook failed (failClosed): ${failure}` } : failed;
+  };
+  const tail = stderrTail(run);
+  if (run.startError) return fail(msg("hooks.fail.start", { error: run.startError }));
+  if (run.timedOut) return fail(msg("hooks.fail.timeout", { seconds: run.timeoutSec }));
+  if (run.exitCode === 126) return fail(msg("hooks.fail.notExecutable", { detail: tail }));
+  if (run.exitCode === 127) return fail(msg("hooks.fail.notFound", { detail: tail }));
   if (run.exitCode === 2) return { ...base, status: "ok", decision: "deny", reason: run.stderr.trim() || "blocked by a hook (exit 2)" };
-  if (run.exitCode !== 0) return fail(`exit ${run.exitCode ?? "?"}${stderrTail(run)}`);
+  if (run.exitCode !== 0) return fail(msg("hooks.fail.exit", { code: run.exitCode ?? "?", detail: tail }));
   return { ...base, status: "ok", ...fromStdout(hook.event, run.stdout) };
 }
 

@@ -8,6 +8,7 @@ import { findTool, builtinTools } from "../../tool/registry.ts";
 import { t } from "../../i18n/i18n.ts";
 import { describeHook, type ConfiguredHook } from "./hook-config.ts";
 import { HookDispatcher } from "./hook-dispatcher.ts";
+import { failureForPeople } from "./hook-outcome.ts";
 import { HOOK_EVENTS, claudePermissionMode, isHookEvent, type HookEvent } from "./hook-events.ts";
 import { trustProject, trustState, isEmpty } from "./project-trust.ts";
 import { projectExtensions, readSettingsHooks } from "./wire-extensions.ts";
@@ -90,7 +91,7 @@ export async function hooksCommand(cfg: Config, cmd: HooksCommand, out: Out, err
     out.write(`${line(o.hook)}\n`);
     const parts = [
       o.exitCode !== undefined ? `exit ${o.exitCode ?? "-"}` : undefined,
-      o.status === "failed" ? `${t("hooks.cli.failure")}: ${o.failure}` : undefined,
+      o.status === "failed" ? `${t("hooks.cli.failure")}: ${failureForPeople(o)}` : undefined,
       o.decision ? `${t("hooks.cli.decision")}: ${o.decision}` : undefined,
       o.reason ? `${t("hooks.cli.reason")}: ${o.reason}` : undefined,
       o.updatedInput ? `updatedInput: ${JSON.stringify(o.updatedInput)}` : undefined,

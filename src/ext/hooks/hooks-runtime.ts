@@ -20,7 +20,7 @@ import { t } from "../../i18n/i18n.ts";
 import { describeHook, type ConfiguredHook } from "./hook-config.ts";
 import { HookDispatcher } from "./hook-dispatcher.ts";
 import { claudePermissionMode, type HookEvent } from "./hook-events.ts";
-import type { CombinedOutcome, HookOutcome } from "./hook-outcome.ts";
+import { failureForPeople, type CombinedOutcome, type HookOutcome } from "./hook-outcome.ts";
 import { trustProject, trustState, type ProjectExtensions } from "./project-trust.ts";
 import type { PluginHost } from "../plugins/plugin-host.ts";
 
@@ -213,7 +213,7 @@ export class HooksRuntime {
       this.o.plugins?.disable(x.hook.spec.plugin, x.failure ?? "");
       return;
     }
-    this.o.publish({ type: "notice", level: "warn", text: t("hooks.failed", { event: x.hook.event, hook: describeHook(x.hook), failure: x.failure ?? "" }) });
+    this.o.publish({ type: "notice", level: "warn", text: t("hooks.failed", { event: x.hook.event, hook: describeHook(x.hook), failure: failureForPeople(x) }) });
   }
 
   /** Events with no model turn to feed: a block (exit 2) is shown to the user only. */
