@@ -264,3 +264,41 @@ test("a failing hook (exit 1) is shown to the user and the call still runs", asy
   expect(existsSync(join(h.project, "w.txt"))).toBe(true);
   expect(h.of("notice").some((n) => n.text.includes("Hook failure") && n.text.includes("oops"))).toBe(true);
 });
+
+test("PreCompact fires with trigger auto before the automatic compaction of a model call", async () => {
+  h = hookedSession({
+    env: { CHATCLI_CONTEXT_WINDOW: "6000" },
+    hooks: (s) => hooksBlock([{ event: "PreCompact", command: s.command("auto", {}) }]),
+    replies: [{ text: "first answer" }, { text: "Summary." }, { text: "second answer" }, { text: "more" }],
+  });
+  await h.start();
+  await h.run(`read this: ${"lorem ipsum dolor sit amet ".repeat(700)}`);
+  await h.run("and now?");
+  const inputs = h.scripts.inputs("auto");
+  expect(inputs.length).toBeGreaterThan(0);
+  expect(inputs[0]).toMatchObject({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" });
+  expect(h.of("compaction").length).toBeGreaterThan(0);
+});
+
+test("PermissionRequest allow with updatedInput: the new arguments are decided again and run", async () => {
+  h = hookedSession({
+    hooks: (s) => hooksBlock([{ event: "PermissionRequest", command: s.command("pr", { stdout: { hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow", updatedInput: { path: "safe.txt", content: "redirected" } } } } }) }]),
+    replies: [{ toolCalls: [{ name: "write", args: { path: "orig.txt", content: "x" } }] }, { text: "done" }],
+  });
+  await h.start();
+  await h.run("write");
+  expect(existsSync(join(h.project, "orig.txt"))).toBe(false);
+  expect(readFileSync(join(h.project, "safe.txt"), "utf8")).toBe("redirected");
+  expect(h.of("approval.requested")).toHaveLength(0);
+});
+
+test("continue: false from a UserPromptSubmit hook stops the prompt and says why", async () => {
+  h = hookedSession({
+    hooks: (s) => hooksBlock([{ event: "UserPromptSubmit", command: s.command("cont", { stdout: { continue: false, stopReason: "maintenance window" } }) }]),
+    replies: [{ text: "never" }],
+  });
+  await h.start();
+  await h.run("hello");
+  expect(h.provider.requests).toHaveLength(0);
+  expect(h.of("notice").some((n) => n.text.includes("maintenance window"))).toBe(true);
+});
