@@ -37,7 +37,7 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
       deps.emit({ type: "notice", level: "warn", text: t("core.maxTurns", { max: deps.limits.maxTurns }) });
       return { stopReason: "max_turns", usage };
     }
-    deps.drainQueue();
+    await deps.drainQueue(signal);
     let { request, provider } = await deps.buildRequest(signal);
     const messageId = deps.newId("msg");
     let result = await streamOnce(deps, provider, request, messageId, signal, usage);

@@ -20,8 +20,8 @@ export interface RunDeps {
   emit(event: AgentEvent): void;
   newId(prefix: string): string;
   now(): number;
-  /** Deliver type-ahead input queued while the run was busy, as one user message. */
-  drainQueue(): void;
+  /** Deliver type-ahead input queued while the run was busy, as one user message (after UserPromptSubmit hooks). */
+  drainQueue(signal: AbortSignal): void | Promise<void>;
   /**
    * Checkpoint, run the history pipeline and compose the next model call. The model binding is read once here:
    * a continuation or an overflow retry of the same call reuses the provider it returned.

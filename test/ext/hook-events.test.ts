@@ -302,3 +302,24 @@ test("continue: false from a UserPromptSubmit hook stops the prompt and says why
   expect(h.provider.requests).toHaveLength(0);
   expect(h.of("notice").some((n) => n.text.includes("maintenance window"))).toBe(true);
 });
+
+test("type-ahead delivered between model calls goes through UserPromptSubmit too (a blocked one is dropped)", async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  h = hookedSession({
+    hooks: (s) =>
+      hooksBlock([
+        { event: "UserPromptSubmit", command: `${s.command("ta", {})}; input=$(tail -n 1 '${join(s.dir, "log", "ta.jsonl")}'); case "$input" in *SECRET*) echo 'no secrets' >&2; exit 2;; esac` },
+      ]),
+    replies: [{ toolCalls: [{ name: "exec", args: { command: "echo hi" } }], gate }, { text: "done" }],
+  });
+  await h.start();
+  h.wired.session.submit({ type: "user_input", text: "start" });
+  await h.provider.requested(1);
+  h.wired.session.submit({ type: "user_input", text: "my SECRET token" });
+  release();
+  await h.wired.session.idle();
+  expect(h.scripts.inputs("ta").map((i) => i.prompt)).toEqual(["start", "my SECRET token"]);
+  expect(h.provider.requests).toHaveLength(2);
+  expect(h.requestText(1)).not.toContain("SECRET");
+});

@@ -81,7 +81,7 @@ export function turnDeps(h: TurnHost, task: string): RunDeps {
     emit: (e) => h.emit(e),
     newId: (p) => h.newId(p),
     now: () => h.now(),
-    drainQueue: () => drainQueue(h),
+    drainQueue: (signal) => drainQueue(h, signal),
     buildRequest: (signal) => buildRequest(h, task, signal),
     finishAssistant: (text, thinking, nativeCalls) => finishAssistant(h, text, thinking, nativeCalls),
     append: (m) => h.history.append(m),
@@ -96,12 +96,16 @@ export function turnDeps(h: TurnHost, task: string): RunDeps {
 }
 
 /** Only between model calls of a run that has tool results pending a reply (text-protocol feedback counts). */
-function drainQueue(h: TurnHost): void {
+async function drainQueue(h: TurnHost, signal: AbortSignal): Promise<void> {
   const last = h.history.messages.at(-1);
   if (!last || (last.role === "user" && last.meta?.kind !== "tool_feedback")) return;
   const text = h.takeQueued();
   if (text === undefined) return;
-  h.history.append({ role: "user", content: transformed(h, text), meta: { createdAt: h.now() } });
+  // Type-ahead is a prompt too: UserPromptSubmit hooks see it (a blocked one is dropped; they said why).
+  const gate = h.opts.beforeInput ? await h.opts.beforeInput(text, signal) : {};
+  if (gate.block !== undefined) return;
+  const typed = transformed(h, text);
+  h.history.append({ role: "user", content: gate.context ? `${typed}\n\n<hook-context>\n${gate.context}\n</hook-context>` : typed, meta: { createdAt: h.now() } });
   h.emit({ type: "notice", level: "info", text: t("core.newInstruction") });
 }
 
