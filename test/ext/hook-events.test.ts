@@ -323,3 +323,25 @@ test("type-ahead delivered between model calls goes through UserPromptSubmit too
   expect(h.provider.requests).toHaveLength(2);
   expect(h.requestText(1)).not.toContain("SECRET");
 });
+
+test("disableAllHooks: the user's switch turns every hook off; a project's cannot switch off the user's hooks", async () => {
+  const { writeProjectSettings, writeUserSettings } = await import("../support/hook-scripts.ts");
+  h = hookedSession({
+    hooks: (s) => hooksBlock([{ event: "UserPromptSubmit", command: s.command("u", {}) }]),
+    before: (root) => writeProjectSettings(root, { disableAllHooks: true }),
+    replies: [{ text: "a" }],
+  });
+  await h.start();
+  await h.run("one");
+  expect(h.scripts.inputs("u")).toHaveLength(1);
+  h.cleanup();
+  h = hookedSession({
+    hooks: (s) => hooksBlock([{ event: "UserPromptSubmit", command: s.command("u", {}) }]),
+    // The same user settings (the "u" hook) with the switch on.
+    before: (root) => writeUserSettings(root, { ...JSON.parse(readFileSync(join(root, "home", ".chatcli", "settings.json"), "utf8")), disableAllHooks: true }),
+    replies: [{ text: "a" }],
+  });
+  await h.start();
+  await h.run("two");
+  expect(h.scripts.inputs("u")).toHaveLength(0);
+});

@@ -71,8 +71,8 @@ export async function hooksCommand(cfg: Config, cmd: HooksCommand, out: Out, err
       return 2;
     }
   }
-  const hooks = settings.disabled ? [] : [...settings.user, ...(projectRuns ? settings.project : [])];
-  const skipped = settings.disabled ? [] : projectRuns ? [] : settings.project.filter((h) => h.event === cmd.event);
+  const hooks = [...settings.user, ...(projectRuns ? settings.project : [])];
+  const skipped = projectRuns ? [] : settings.project.filter((h) => h.event === cmd.event);
   const fields = eventFields(cmd.event, cmd.tool, input);
   const dispatcher = new HookDispatcher({
     hooks: () => hooks,

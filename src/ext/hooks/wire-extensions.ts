@@ -2,8 +2,8 @@
  * Builds a session's hooks runtime and plugin host from the configuration, or nothing when there is nothing to run
  * (no `hooks` in either settings file, no plugins directory): then a session pays two stats for this feature.
  * User hooks come from ~/.chatcli/settings.json, project hooks from <project>/.chatcli/settings.json (each file's
- * own block: the merged settings cannot say which file a hook came from). `"disableAllHooks": true` in either file
- * turns hooks off (plugins stay).
+ * own block: the merged settings cannot say which file a hook came from). `"disableAllHooks": true` in the user's
+ * file turns every hook off; in the project's, only the project's hooks (plugins stay).
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { Config } from "../../config/load-config.ts";
@@ -51,11 +51,14 @@ export function readSettingsHooks(cfg: Pick<Config, "files" | "settings">): Sett
   const project = cfg.files.project === cfg.files.user ? {} : rawOf(cfg.files.project);
   const u = parseHooksBlock(user.hooks, "user");
   const p = parseHooksBlock(project.hooks, "project");
+  // A repository may switch its own hooks off, never the user's (project settings tighten, never widen).
+  const userOff = user.disableAllHooks === true;
+  const projectOff = userOff || project.disableAllHooks === true;
   return {
-    user: u.hooks,
-    project: p.hooks,
-    projectRaw: project.hooks,
-    disabled: user.disableAllHooks === true || project.disableAllHooks === true,
+    user: userOff ? [] : u.hooks,
+    project: projectOff ? [] : p.hooks,
+    projectRaw: projectOff ? undefined : project.hooks,
+    disabled: userOff,
     warnings: [...u.warnings.map((w) => `${cfg.files.user}: ${w}`), ...p.warnings.map((w) => `${cfg.files.project}: ${w}`)],
   };
 }
@@ -78,9 +81,9 @@ export function createExtensions(o: ExtensionOptions): Extensions | undefined {
     cwd: cfg.cwd,
     sessionId: o.sessionId,
     env: cfg.env,
-    userHooks: hooks.disabled ? [] : hooks.user,
-    projectHooks: hooks.disabled ? [] : hooks.project,
-    projectExtensions: () => projectExtensions(cfg, hooks.disabled ? undefined : hooks.projectRaw),
+    userHooks: hooks.user,
+    projectHooks: hooks.project,
+    projectExtensions: () => projectExtensions(cfg, hooks.projectRaw),
     interactive: o.interactive,
     publish: o.publish,
     mode: o.mode,
