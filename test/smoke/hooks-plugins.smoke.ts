@@ -146,7 +146,9 @@ describe("hooks (compiled binary)", () => {
 });
 
 describe.skipIf(!hasTmux())("hooks in the TUI (compiled binary in tmux)", () => {
-  test("SessionStart fires when the TUI starts; a hook failure is shown on screen; SessionEnd fires at exit", async () => {
+  test("SessionStart fires when the TUI starts; a hook failure is shown on screen; /plugins lists plugins; SessionEnd fires at exit", async () => {
+    copyFileSync(join(import.meta.dir, "../../examples/plugins/line-count.ts"), join(b.home, ".chatcli", "plugins", "line-count.ts"));
+    writeFileSync(join(b.home, ".chatcli", "plugins", "zz-broken.ts"), `throw new Error("broken on purpose");\n`);
     writeFileSync(
       settingsFile(),
       JSON.stringify({
@@ -167,6 +169,11 @@ describe.skipIf(!hasTmux())("hooks in the TUI (compiled binary in tmux)", () => 
       t.send("Enter");
       const screen = await t.waitFor((s) => s.includes("hello from the model"));
       expect(screen).toContain("ups hook crashed");
+      // /plugins lists the loaded plugins, their tools and the load errors.
+      t.sendLiteral("/plugins");
+      t.send("Enter");
+      const listed = await t.waitFor((s) => s.includes("line_count") && s.includes("broken on purpose"));
+      expect(listed).toContain("line-count 1.0.0");
       t.send("C-d");
       for (let i = 0; i < 100 && scripts.inputs("tui-end").length === 0; i++) await Bun.sleep(50);
       expect(scripts.inputs("tui-end")[0]).toMatchObject({ reason: "prompt_input_exit" });
@@ -174,7 +181,7 @@ describe.skipIf(!hasTmux())("hooks in the TUI (compiled binary in tmux)", () => 
       t.kill();
       writeFileSync(settingsFile(), "{}");
     }
-  });
+  }, 30_000);
 });
 
 test("the settings hooks block survives a round trip of the file (sanity of the fixture)", () => {
