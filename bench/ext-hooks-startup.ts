@@ -38,14 +38,22 @@ function configureExtensions(b: BinaryEnv): void {
   if (process.env.ONLY !== "plugins") writeFileSync(join(home, "settings.json"), JSON.stringify({ hooks }));
 }
 
-async function oneshot(b: BinaryEnv): Promise<number> {
+const HAS_TIME = Bun.spawnSync(["sh", "-c", "test -x /usr/bin/time"]).exitCode === 0;
+
+/** Wall and CPU (user + system, from /usr/bin/time; NaN without it) milliseconds of one `-p hi`. */
+async function oneshot(b: BinaryEnv): Promise<{ wall: number; cpu: number }> {
   const t0 = performance.now();
-  const p = Bun.spawn([b.bin, "-p", "hi", "--model", "qwen3:8b"], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url }, stdout: "pipe", stderr: "pipe" });
-  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  const argv = [b.bin, "-p", "hi", "--model", "qwen3:8b"];
+  const p = Bun.spawn(HAS_TIME ? ["/usr/bin/time", "-f", "%U %S", ...argv] : argv, { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url }, stdout: "pipe", stderr: "pipe" });
+  const [out, errAll] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
   await p.exited;
-  if (!out.includes("Short answer.")) throw new Error(`unexpected output: ${out} ${err}`);
+  const wall = performance.now() - t0;
+  const lines = errAll.trim().split("\n");
+  const times = HAS_TIME ? (lines.pop() ?? "").split(" ").map(Number) : [];
+  const err = lines.join("\n");
+  if (!out.includes("Short answer.")) throw new Error(`unexpected output: ${out} ${errAll}`);
   if (err.trim()) throw new Error(`unexpected stderr: ${err}`);
-  return performance.now() - t0;
+  return { wall, cpu: times.length === 2 ? (times[0]! + times[1]!) * 1000 : NaN };
 }
 
 async function firstFrame(b: BinaryEnv, run: number): Promise<number> {
@@ -69,15 +77,24 @@ const verdict = (ratio: number) => (ratio <= BUDGET ? "OK" : "OVER BUDGET");
 
 try {
   const p = { plain: [] as number[], ext: [] as number[] };
+  const c = { plain: [] as number[], ext: [] as number[] };
   await oneshot(plain);
   await oneshot(ext);
   for (let i = 0; i < RUNS * 2; i++) {
     const order = i % 2 ? (["ext", "plain"] as const) : (["plain", "ext"] as const);
-    for (const which of order) p[which].push(await oneshot(which === "ext" ? ext : plain));
+    for (const which of order) {
+      const r = await oneshot(which === "ext" ? ext : plain);
+      p[which].push(r.wall);
+      c[which].push(r.cpu);
+    }
   }
   const pr = median(p.ext) / median(p.plain);
   console.log(`chatcli -p hi, ${RUNS * 2} runs each`);
-  console.log(`  none: median ${median(p.plain).toFixed(0)} ms; 10 hooks + 5 plugins: median ${median(p.ext).toFixed(0)} ms  (${((pr - 1) * 100).toFixed(1)} %, budget ≤ +10 %) ${verdict(pr)}`);
+  console.log(`  wall: none ${median(p.plain).toFixed(0)} ms; 10 hooks + 5 plugins ${median(p.ext).toFixed(0)} ms  (${((pr - 1) * 100).toFixed(1)} %, budget ≤ +10 %) ${verdict(pr)}`);
+  if (HAS_TIME) {
+    const cr = median(c.ext) / median(c.plain);
+    console.log(`  CPU:  none ${median(c.plain).toFixed(0)} ms; 10 hooks + 5 plugins ${median(c.ext).toFixed(0)} ms  (${((cr - 1) * 100).toFixed(1)} %; the machine's load does not move this one much)`);
+  }
   if (hasTmux()) {
     const f = { plain: [] as number[], ext: [] as number[] };
     // Alternating which goes first, with a pause: a killed pane's process winds down while the next one starts.
