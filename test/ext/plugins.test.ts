@@ -118,3 +118,57 @@ test("an external plugin named like a program on PATH is refused at load (the po
   expect(h.of("notice").some((n) => n.text.includes("ls") && n.text.includes("shell or system command"))).toBe(true);
   expect(h.wired.ext!.plugins.tools()).toEqual([]);
 });
+
+test("plugin hooks: tool.before rewrites or blocks a call, tool.after and session.start add context for the model", async () => {
+  h = withPlugins(
+    {
+      "guard.ts": `import { definePlugin } from "chatcli/plugin";
+export default definePlugin({
+  name: "guard",
+  hooks: {
+    "session.start": ({ source }) => ({ context: "CTX-PLUGIN-START " + source }),
+    "tool.before": ({ tool, input }) => {
+      if (tool === "write" && input.path === "forbidden.txt") return { block: "guard plugin forbids it" };
+      if (tool === "write") return { input: { ...input, content: "rewritten by guard" } };
+    },
+    "tool.after": ({ tool, isError }) => ({ context: "CTX-AFTER " + tool + " " + isError }),
+  },
+});
+`,
+    },
+    [{ toolCalls: [{ name: "write", args: { path: "ok.txt", content: "original" } }, { name: "write", args: { path: "forbidden.txt", content: "x" } }] }, { text: "done" }],
+  );
+  await started(h);
+  await h.run("write both");
+  expect((h.provider.requests[0]?.messages ?? []).map((m) => m.content).join("\n")).toContain("CTX-PLUGIN-START startup");
+  expect(await Bun.file(join(h.project, "ok.txt")).text()).toBe("rewritten by guard");
+  expect(await Bun.file(join(h.project, "forbidden.txt")).exists()).toBe(false);
+  const results = (h.provider.requests[1]?.messages ?? []).filter((m) => m.role === "tool").map((m) => m.content);
+  expect(results[0]).toContain("CTX-AFTER write false");
+  expect(results[1]).toContain("guard plugin forbids it");
+});
+
+test("project plugins need trust: skipped headless with a notice until trusted, and again after they change", async () => {
+  const root = mkdtempSync(join(tmpdir(), "chatcli-plugins-proj-"));
+  const dir = join(root, "project", ".chatcli", "plugins");
+  mkdirSync(dir, { recursive: true });
+  const plugin = (n: number) => `import { definePlugin, defineTool, z } from "chatcli/plugin";\nexport default definePlugin({ name: "proj", tools: [defineTool({ name: "proj_tool", description: "v${n}", input: z.object({}), readOnly: true, title: () => "p", execute: async () => ({ text: "ok" }) })] });\n`;
+  writeFileSync(join(dir, "proj.ts"), plugin(1));
+  h = harness({ root, replies: [{ text: "a" }] });
+  await started(h);
+  expect(h.wired.ext!.plugins.tools()).toEqual([]);
+  expect(h.of("notice").some((n) => n.text.includes("chatcli hooks trust"))).toBe(true);
+  const { trustProject } = await import("../../src/ext/hooks/project-trust.ts");
+  const { projectExtensions } = await import("../../src/ext/hooks/wire-extensions.ts");
+  const cfg = { home: join(root, "home", ".chatcli"), projectRoot: join(root, "project") };
+  trustProject(cfg.home, cfg.projectRoot, projectExtensions(cfg, undefined));
+  h.wired.dispose();
+  h = harness({ root, replies: [{ text: "b" }] });
+  await started(h);
+  expect(h.wired.ext!.plugins.tools().map((t) => t.name)).toEqual(["proj_tool"]);
+  h.wired.dispose();
+  writeFileSync(join(dir, "proj.ts"), plugin(2));
+  h = harness({ root, replies: [{ text: "c" }] });
+  await started(h);
+  expect(h.wired.ext!.plugins.tools()).toEqual([]);
+});
