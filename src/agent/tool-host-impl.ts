@@ -15,7 +15,7 @@ import type { PathPolicy } from "../tool/workspace.ts";
 import { PathError } from "../tool/workspace.ts";
 import { builtinTools, findTool } from "../tool/registry.ts";
 import { unifiedDiff } from "../tool/builtin/diff.ts";
-import { denialMessage, type PermissionPolicy, type PermissionRequest } from "../tool/permission.ts";
+import { denialMessage, type PermissionDecision, type PermissionPolicy, type PermissionRequest } from "../tool/permission.ts";
 import type { ConfigGuard } from "../tool/permission/config-guard.ts";
 import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from "./tool-host.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox.ts";
@@ -137,6 +137,12 @@ function withNotes(r: ToolRunResult, notes: string[]): ToolRunResult {
 /** Policy asks a hook's `allow` may answer: only the mode's default question, never a protected path, a dangerous or
  * safety-immune command, an ask rule or the sandbox's question (tool-hooks.ts, rule 3). */
 const HOOK_SKIPPABLE = new Set(["default", "mode"]);
+/** Default asks that still are not a hook's to answer: a line the parser could not read (nothing about it is known). */
+const HOOK_NEVER = new Set(["perm.unparsed", "perm.execNoCommand"]);
+
+function hookMayAnswer(d: PermissionDecision): boolean {
+  return HOOK_SKIPPABLE.has(d.source) && !HOOK_NEVER.has(d.reasonText?.key ?? "");
+}
 
 interface HookVerdicts {
   allow: boolean;
@@ -193,7 +199,7 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   }
   const hookAsks = hooks?.ask !== undefined;
   if (decision.action === "allow" && !hookAsks) return { how: "allowed", p };
-  const skippable = decision.action === "allow" || HOOK_SKIPPABLE.has(decision.source);
+  const skippable = decision.action === "allow" || hookMayAnswer(decision);
   if (hooks?.allow && skippable) return { how: "allowed", p };
   if (o.hooks && hooks) {
     const shownReason = decision.action === "allow" ? hooks.ask || "a hook asked for confirmation" : decision.reason;
@@ -206,7 +212,7 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
       if ("text" in again) return again;
       const d2 = o.policy.decide(again.request);
       if (d2.action === "deny") return { text: denialMessage(d2.reason), isError: true, errorCode: "permission_denied", details: { action: actionText(again), deniedBy: "policy", deniedBecause: d2.reasonText ? render(d2.reasonText) : d2.reason } };
-      if (d2.action === "allow" || HOOK_SKIPPABLE.has(d2.source)) return { how: "allowed", p: again };
+      if (d2.action === "allow" || hookMayAnswer(d2)) return { how: "allowed", p: again };
       return authorize(o, again, ctx, { allow: false, find: hooks.find });
     }
   }

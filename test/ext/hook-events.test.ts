@@ -345,3 +345,20 @@ test("disableAllHooks: the user's switch turns every hook off; a project's canno
   await h.run("two");
   expect(h.scripts.inputs("u")).toHaveLength(0);
 });
+
+test("a hook's allow does not answer a safety-immune command or a line the parser could not read", async () => {
+  h = hookedSession({
+    env: { CHATCLI_SANDBOX: "off" },
+    hooks: (s) => hooksBlock([{ event: "PreToolUse", command: s.command("allow-all", { stdout: { hookSpecificOutput: { permissionDecision: "allow" } } }) }]),
+    replies: [
+      { toolCalls: [{ name: "exec", args: { command: "git push --force origin main" } }, { name: "exec", args: { command: 'echo "unterminated' } }, { name: "exec", args: { command: "touch made-by-exec.txt" } }] },
+      { text: "done" },
+    ],
+  });
+  await h.start();
+  await h.run("go");
+  const asked = h.of("approval.requested").map((a) => a.action);
+  expect(asked).toEqual(["git push --force origin main", 'echo "unterminated']);
+  // The ordinary "not read-only" question is the hook's to answer.
+  expect(existsSync(join(h.project, "made-by-exec.txt"))).toBe(true);
+});
