@@ -172,3 +172,20 @@ test("project plugins need trust: skipped headless with a notice until trusted, 
   await started(h);
   expect(h.wired.ext!.plugins.tools()).toEqual([]);
 });
+
+test("a folder plugin (index.ts with a relative import) and a .js plugin load too", async () => {
+  const root = mkdtempSync(join(tmpdir(), "chatcli-plugins-kinds-"));
+  const dir = join(root, "home", ".chatcli", "plugins");
+  mkdirSync(join(dir, "folder-plugin"), { recursive: true });
+  writeFileSync(join(dir, "folder-plugin", "helper.ts"), `export const greeting = (n: string): string => "hello " + n;\n`);
+  writeFileSync(
+    join(dir, "folder-plugin", "index.ts"),
+    `import { definePlugin, defineTool, z } from "chatcli/plugin";\nimport { greeting } from "./helper.ts";\nexport default definePlugin({ name: "folder", tools: [defineTool({ name: "greet_folder", description: "greets", input: z.object({ name: z.string() }), readOnly: true, title: (a) => "greet " + a.name, execute: async (a) => ({ text: greeting(a.name) }) })] });\n`,
+  );
+  writeFileSync(join(dir, "plain.js"), `import { definePlugin } from "chatcli/plugin";\nexport default definePlugin({ name: "plain-js", commands: [{ name: "js-hello", run: (args) => "js says " + args }] });\n`);
+  h = harness({ root, mode: "bypass", replies: [{ toolCalls: [{ name: "greet_folder", args: { name: "ana" } }] }, { text: "done" }] });
+  await started(h);
+  await h.run("greet ana");
+  expect(h.of("tool.completed")[0]?.result).toBe("hello ana");
+  expect(await extSlashCommand(h.wired.ext, "js-hello", "there")).toBe("js says there");
+});
