@@ -214,7 +214,7 @@ export function wireSession(o: WireOptions): WiredSession {
     ...(windowIsAssumed(cfg, resolved) ? { windowNote: assumedWindowNote(resolved.model, contextWindow) } : {}),
     // The screen gets one line per compaction; what each level did (and why a summary failed) goes to the log.
     log: (line) => (compactionLog ??= scrubbedLogger(cfg)).info(line),
-    ...(ext ? { beforeCompact: (trigger: "auto" | "manual", instruction?: string) => ext.runtime.preCompact(trigger, instruction) } : {}),
+    ...(ext ? { beforeCompact: (trigger: "auto" | "manual", instruction?: string) => ext.runtime.preCompact(trigger, instruction), afterCompact: () => ext.runtime.afterCompact() } : {}),
   });
   const store = o.store ?? new SessionStore({ home: cfg.home, env: cfg.env });
   const contexts = new ContextManager({ dir: join(cfg.home, "contexts"), projectRoot: cfg.projectRoot, paths });

@@ -206,7 +206,7 @@ for (const mode of MODES) {
     test("PreCompact fires before /compact with trigger manual and the instruction", async () => {
       h = hookedSession({
         interactive: mode.interactive,
-        hooks: (s) => hooksBlock([{ event: "PreCompact", matcher: "manual", command: s.command("pc", {}) }]),
+        hooks: (s) => hooksBlock([{ event: "PreCompact", matcher: "manual", command: s.command("pc", {}) }, { event: "SessionStart", command: s.command("ss", {}) }]),
         replies: [{ text: "one ".repeat(50) }, { text: "two ".repeat(50) }, { text: "three ".repeat(50) }, { text: "Summary of the conversation." }],
       });
       await h.start();
@@ -216,6 +216,9 @@ for (const mode of MODES) {
       h.wired.session.submit({ type: "compact", instruction: "keep the questions" });
       await h.wired.session.idle();
       expect(h.scripts.inputs("pc")[0]).toMatchObject({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep the questions" });
+      // The compaction ran (a summary replaced the history), so SessionStart fired again with source compact.
+      expect(h.of("compaction").length).toBeGreaterThan(0);
+      expect(h.scripts.inputs("ss").map((i) => i.source)).toEqual(["startup", "compact"]);
     });
 
     test("SessionEnd fires at the end with the reason; /clear ends and starts again (reason/source clear)", async () => {

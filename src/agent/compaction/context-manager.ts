@@ -32,6 +32,8 @@ export interface ContextManagerOptions {
   log?: (line: string) => void;
   /** Awaited just before a compaction runs (PreCompact hooks): `auto` before a model call, `manual` for /compact. */
   beforeCompact?: (trigger: "auto" | "manual", instruction?: string) => Promise<void>;
+  /** Awaited after a compaction changed the history (SessionStart hooks with source `compact`). */
+  afterCompact?: () => Promise<void>;
 }
 
 /** The notice for a model whose window nobody reported: the figure assumed and how to change it. */
@@ -76,6 +78,7 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
         await o.beforeCompact?.("auto");
         const r = await compactHistory({ history, budget: b, overheadTokens: overhead, signal: ctx.signal, emit: ctx.emit, summarizerWindow: summarizerWindow() }, deps);
         out = r.messages;
+        if (r.level > 0) await o.afterCompact?.();
       }
       accountant.sent(out);
       return out;
@@ -101,7 +104,9 @@ export function createContextManager(o: ContextManagerOptions): ContextManager {
         },
         deps,
       );
-      return r.level === 0 ? undefined : r.messages;
+      if (r.level === 0) return undefined;
+      await o.afterCompact?.();
+      return r.messages;
     },
     recoverOverflow(ctx) {
       if (ctx.attempt > MAX_RECOVERY_ATTEMPTS) return undefined;

@@ -1,7 +1,8 @@
 /**
  * Hooks (and plugins) in a session: the moments each event fires, wired by src/cli/wire-session.ts.
- *   SessionStart      session.started (source startup | resume), and after /clear (source clear); its context
- *                     goes to the model with the first prompt. Project hooks/plugins are trusted (or not) first.
+ *   SessionStart      session.started (source startup | resume), after /clear (source clear) and after a compaction
+ *                     (source compact); its context goes to the model with the next prompt. Project hooks/plugins
+ *                     are trusted (or not) first.
  *   UserPromptSubmit  before a prompt enters the history (`beforeInput`): block = the prompt is dropped, the
  *                     reason shown to the user; context (JSON or plain stdout) is added to the prompt for the model.
  *   PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure   the tool host (`toolHooks`, tool-hooks.ts).
@@ -146,6 +147,11 @@ export class HooksRuntime {
   async preCompact(trigger: "manual" | "auto", instruction: string | undefined): Promise<void> {
     const r = await this.dispatcher.fire("PreCompact", { trigger, custom_instructions: instruction ?? "" });
     this.showBlockToUser("PreCompact", r);
+  }
+
+  /** After a compaction: SessionStart with source `compact`; its context goes with the next prompt. */
+  async afterCompact(): Promise<void> {
+    if (this.dispatcher.has("SessionStart")) await this.sessionStart("compact");
   }
 
   notify(message: string, type: string): void {
