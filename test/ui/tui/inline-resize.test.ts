@@ -82,4 +82,4 @@ test("a long transcript: the replay writes the newest items that fit REPLAY_MAX_
   expect(rows).toBeGreaterThanOrEqual(REPLAY_MAX_ROWS - rowsPer);
   expect(replayed.some((t) => t.includes(`a${count} row ${rowsPer - 1}`))).toBe(true);
   expect(replayed.some((t) => t.includes("a1 row 0"))).toBe(false);
-});
+}, 30_000);
