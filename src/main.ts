@@ -1,6 +1,7 @@
 /**
  * Entry point: parse args, load config, pick a mode, wire the layers. Exit codes: 0 success,
- * 1 runtime failure (provider down, model missing), 2 bad usage or invalid configuration, 130 interrupted.
+ * 1 runtime failure (provider down, model missing), 2 bad usage or invalid configuration, 3 the budget limit
+ * (`--max-budget-usd`) stopped the run, 130 interrupted.
  * The TUI is imported lazily so headless runs never load OpenTUI.
  */
 import "./llm/providers/index.ts";
@@ -16,6 +17,9 @@ import { CliFailure, resolveModel } from "./cli/resolve-model.ts";
 import { wireSession, type WiredSession } from "./cli/wire-session.ts";
 import { resolveResume, sessionsCommand } from "./cli/commands/sessions.ts";
 import { createSlashCommands, type SlashHandler } from "./cli/slash-commands.ts";
+import { createDailyCommands, plainHelpText } from "./cli/daily-commands.ts";
+import { offlineModel } from "./cli/offline-model.ts";
+import { createNotifier, notifyConfig } from "./ui/shared/notifier.ts";
 import { transcriptEvents, withReplay } from "./store/session-replay.ts";
 import { describingErrors } from "./cli/describe-errors.ts";
 import { getProviderDefinition, resolveBaseUrl } from "./llm/registry.ts";
@@ -122,7 +126,10 @@ export async function main(argv: string[]): Promise<number> {
 
 async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }>, startedAt: number, logger: Logger): Promise<number> {
   let prompt = cmd.prompt;
-  if (!process.stdin.isTTY) {
+  // `-p "!cmd"` runs the command (no model call); piped input is not appended to a command line.
+  const shell = prompt.trimStart().startsWith("!");
+  if (shell && prompt.trim() === "!") throw new UsageError(t("shell.empty"));
+  if (!process.stdin.isTTY && !shell) {
     // A prompt was given: an open stdin pipe that stays silent must not hang the run (src/cli/read-stdin.ts).
     const wait = prompt.trim() ? { firstByteTimeoutMs: STDIN_FIRST_BYTE_MS, onTimeout: () => process.stderr.write(`chatcli: ${t("stdin.noInput", { seconds: STDIN_FIRST_BYTE_MS / 1000 })}\n`) } : {};
     const piped = await readPipedStdin(Bun.stdin.stream(), wait);
@@ -131,7 +138,10 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   if (!prompt.trim()) throw new UsageError(t("usage.promptEmpty"));
   prefetchUserPlugins(cfg.home);
   await registerPluginProviders(cfg.home, cfg.provider);
-  const resolved = await resolveModel(cfg);
+  const resolved = await resolveModel(cfg).catch((err: unknown) => {
+    if (shell && err instanceof CliFailure) return offlineModel(cfg, err.message);
+    throw err;
+  });
   if (resolved.notice) process.stderr.write(`chatcli: ${resolved.notice}\n`);
   const denied: string[] = [];
   const resume = resolveResume(cfg, cmd);
@@ -207,6 +217,10 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
   const session = wired.session;
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
+  const daily = createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot });
+  // Bell / OSC when a long turn ends or an approval waits (settings `notify`); only to a terminal.
+  const notify = createNotifier({ config: notifyConfig(cfg.settings.notify), out: process.stdout, env: cfg.env });
+  if (notify) session.subscribe(notify);
   let replay = resume ? transcriptEvents(resume, { contextWindow: session.contextWindow }) : [];
   if (cmd.rewind !== undefined) {
     // Issue 7: rewind before the TUI starts; it then shows the restored conversation with the prompt put back.
@@ -221,7 +235,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     else replay = [...replay, { type: "notice" as const, level: "info" as const, text: resolved.notice }];
   }
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}) });
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}) });
   } finally {
     await wired.ext?.runtime.end("prompt_input_exit");
     wired.dispose();
@@ -235,7 +249,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
-  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions } = { replay: [] },
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions } = { replay: [] },
 ): Promise<number> {
   // Provider errors read the same in every mode: where it looked and what to do (describe-error.ts).
   const describe = (e: import("./protocol/llm.ts").LlmError): string => {
@@ -245,11 +259,12 @@ async function runInteractive(
   };
   // The commands both UIs hand over (the TUI handles its own first: /help, /model, /rewind, …).
   const onSlashCommand = async (name: string, args: string): Promise<string> => {
-    const mine = extras.slash?.handle(name, args);
+    const mine = extras.slash?.handle(name, args) ?? extras.daily?.handle(name, args);
     if (mine) return mine;
     const fromExt = extSlashCommand(extras.ext, name, args);
     if (fromExt) return fromExt;
     if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
+    if (name === "help") return plainHelpText([...(extras.slash?.commands ?? []), ...(extras.daily?.commands ?? [])]);
     if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
     return t("slash.unknownCommand", { name });
   };
@@ -267,7 +282,8 @@ async function runInteractive(
     session: describingErrors(startingExtensionsOnSubscribe(extras.replay.length ? withReplay(session, extras.replay) : session, extras.ext, cmd.resume !== undefined || cmd.continue ? "resume" : "startup"), describe),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
-    ...(extras.slash || extras.ext ? { extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext)] } : {}),
+    extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? [])],
+    ...(cfg.maxBudgetUsd !== undefined ? { budgetUsd: cfg.maxBudgetUsd } : {}),
     provider: resolved.providerId,
     model: resolved.model,
     version: versionString(),

@@ -29,7 +29,7 @@ import { gitView, isGitRepo } from "./checkpoints/git-head.ts";
 import { checkpointLabel, cutLabel, lastUserIndex, lastUserMessage } from "./checkpoints/label.ts";
 import { sameStat, scanProject, type FileStat } from "./checkpoints/project-scan.ts";
 import { checkpointIndexSchema, type CheckpointIndex, type CheckpointRecord, type CheckpointSummary, type PriorState, type RestorePlan } from "./checkpoints/schema.ts";
-import { planFor } from "./checkpoints/plan.ts";
+import { planFor, planTargets } from "./checkpoints/plan.ts";
 import { checkIndex } from "./checkpoints/index-check.ts";
 import { assertSafeId } from "../store/store-ids.ts";
 import { restoreFiles, type RewindOp } from "./checkpoints/restore-files.ts";
@@ -267,6 +267,28 @@ export class CheckpointStore {
     if (!target) return { prompt: "" };
     const restored = cp.promptIndex !== undefined ? target.slice(0, cp.promptIndex) : target;
     return { history: structuredClone(restored), prompt: cp.prompt };
+  }
+
+  /**
+   * Every file changed since the oldest checkpoint kept (by tools, `exec` or `!`), with its content then: bytes,
+   * null (it did not exist) or why no copy was kept. For /diff (agent/checkpoints/session-diff.ts).
+   */
+  sessionChanges(): Array<{ path: string; before: Uint8Array | null | { unrestorable: string } }> {
+    this.finalizePending();
+    const first = this.index.checkpoints[0];
+    if (!first) return [];
+    const out: Array<{ path: string; before: Uint8Array | null | { unrestorable: string } }> = [];
+    for (const [path, s] of planTargets(this.index, first.id)) {
+      if (s.kind === "absent") out.push({ path, before: null });
+      else if (s.kind === "unrestorable") out.push({ path, before: { unrestorable: s.reason } });
+      else out.push({ path, before: this.blobs.get(s.hash) ?? { unrestorable: "snapshot missing" } });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** Ids of the checkpoints taken at the start of a turn (before its first model call), newest first: /undo's targets. */
+  turnStarts(): string[] {
+    return this.index.checkpoints.filter((c) => c.promptIndex !== undefined).map((c) => c.id).reverse();
   }
 
   /** Checkpoint by menu number (1 = newest), for `--rewind <n>`. */

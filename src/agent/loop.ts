@@ -19,8 +19,8 @@ import { giveUpMessage, isOverflowError, MAX_RECOVERY_ATTEMPTS } from "./compact
 import { withModelNote } from "./model-note.ts";
 
 export interface RunOutcome {
-  /** `blocked`: a UserPromptSubmit hook refused the prompt before the run began. */
-  stopReason: StopReason | "max_turns" | "stagnation" | "interrupted" | "blocked";
+  /** `blocked`: a UserPromptSubmit hook refused the prompt before the run began. `budget`: the spending limit refused the next request. */
+  stopReason: StopReason | "max_turns" | "stagnation" | "interrupted" | "blocked" | "budget";
   usage: Usage;
   error?: LlmError;
 }
@@ -39,6 +39,11 @@ export async function runAgent(deps: RunDeps, signal: AbortSignal): Promise<RunO
     }
     await deps.drainQueue(signal);
     let { request, provider } = await deps.buildRequest(signal);
+    const refused = deps.checkRequest?.(request);
+    if (refused) {
+      deps.emit({ type: "error", message: refused });
+      return { stopReason: "budget", usage };
+    }
     const messageId = deps.newId("msg");
     let result = await streamOnce(deps, provider, request, messageId, signal, usage);
     // Overflow recovery: the provider rejected the request as too large before any output; shrink and resend.

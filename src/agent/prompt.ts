@@ -91,6 +91,10 @@ export function flavourFromEnv(env: Readonly<Record<string, string | undefined>>
   return v === "agent" ? "agent" : "coder";
 }
 
+/** Issue 25: the plan tool. The list is sent again with every request, so it survives compaction. */
+const TODO_GUIDANCE =
+  "For a task with several steps, first write a plan with the `todo` tool (the whole list every time), keep one item in_progress while you work on it and mark each done as soon as it is finished; update the list when the plan changes.";
+
 export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean; flavour?: PromptFlavour }): string {
   const flavour = opts.flavour ?? "coder";
   const lines = [
@@ -105,6 +109,7 @@ export function basePrompt(opts: { cwd: string; projectRoot: string; platform: s
       "Call independent tools together in one response. When a tool fails, read its error and change approach instead of repeating the same call.",
       "Paths are relative to the project root unless absolute. Never touch files outside the project unless the user asks.",
       "When the task is done, reply with a short summary of what you did, without tool calls.",
+      TODO_GUIDANCE,
     );
   } else if (opts.hasTools) {
     lines.push(
@@ -112,6 +117,7 @@ export function basePrompt(opts: { cwd: string; projectRoot: string; platform: s
       "Plan briefly, then act. Call independent tools together in one response. Prefer read-only commands to find facts before changing anything.",
       "Before a destructive or irreversible command, say what it will do and prefer a safer alternative. When a tool fails, read its error and change approach instead of repeating the same call.",
       "When the task is done, reply with a short summary of what you did and what you found, without tool calls.",
+      TODO_GUIDANCE,
     );
   } else {
     lines.push("Answer clearly and concisely. Use Markdown; put code in fenced blocks with a language tag.");

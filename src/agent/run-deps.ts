@@ -27,6 +27,8 @@ export interface RunDeps {
    * a continuation or an overflow retry of the same call reuses the provider it returned.
    */
   buildRequest(signal: AbortSignal): Promise<PreparedRequest>;
+  /** A reason to refuse the request about to be sent (the budget limit); the run then stops with `budget`. */
+  checkRequest?(request: LlmRequest): string | undefined;
   /** Turn the streamed text/native calls into the assistant message and the calls to run. */
   finishAssistant(text: string, thinking: string, nativeCalls: ToolCall[]): { message: AssistantMessage; calls: ToolCallRequest[]; displayText: string; feedback?: string };
   append(message: Message): void;

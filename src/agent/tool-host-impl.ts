@@ -15,7 +15,7 @@ import type { PathPolicy } from "../tool/workspace.ts";
 import { PathError } from "../tool/workspace.ts";
 import { builtinTools, findTool } from "../tool/registry.ts";
 import { unifiedDiff } from "../tool/builtin/diff.ts";
-import { denialMessage, type PermissionDecision, type PermissionPolicy, type PermissionRequest } from "../tool/permission.ts";
+import { denialMessage, type DecisionSource, type PermissionDecision, type PermissionPolicy, type PermissionRequest } from "../tool/permission.ts";
 import type { ConfigGuard } from "../tool/permission/config-guard.ts";
 import type { ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from "./tool-host.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox.ts";
@@ -67,9 +67,15 @@ export interface PreparedCall {
   command?: string;
   /** What the permission policy sees (also what remember() persists from). */
   request: PermissionRequest;
+  typedByUser?: boolean;
 }
 
 const FILE_WRITE_TOOLS = new Set(["write", "edit"]);
+/**
+ * The asks a `!` command the user typed answers by being typed (not read-only, an `ask` rule, the sandbox's network
+ * question). Protected paths, lines the dangerous check cannot clear and safety-immune commands still ask.
+ */
+const USER_APPROVES: ReadonlySet<DecisionSource> = new Set(["default", "rule", "sandbox"]);
 const READ_PATH_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
 
 export function createToolHost(o: ToolHostOptions): ToolHost {
@@ -177,7 +183,7 @@ function prepareCall(o: ToolHostOptions, find: (n: string) => ToolDefinition | u
   const where = absPath ?? path;
   // A program-running tool (asExec) is decided exactly as the exec of its command line.
   const request: PermissionRequest = tool.asExec && command !== undefined ? { tool: "exec", args: { command }, command } : { tool: tool.name, args, ...(where ? { path: where } : {}), ...(command !== undefined ? { command } : {}) };
-  return { id: call.id, tool, args, request, ...(path ? { path } : {}), ...(absPath ? { absPath } : {}), ...(command !== undefined ? { command } : {}) };
+  return { id: call.id, tool, args, request, ...(call.typedByUser ? { typedByUser: true } : {}), ...(path ? { path } : {}), ...(absPath ? { absPath } : {}), ...(command !== undefined ? { command } : {}) };
 }
 
 /**
@@ -199,6 +205,8 @@ async function authorize(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContex
   }
   const hookAsks = hooks?.ask !== undefined;
   if (decision.action === "allow" && !hookAsks) return { how: "allowed", p };
+  // A `!` command the user typed: typing it answers a plain ask (USER_APPROVES); protected/dangerous asks still ask.
+  if (p.typedByUser && decision.action === "ask" && USER_APPROVES.has(decision.source) && !hookAsks) return { how: "approved", p };
   const skippable = decision.action === "allow" || hookMayAnswer(decision);
   if (hooks?.allow && skippable) return { how: "allowed", p };
   if (o.hooks && hooks) {

@@ -13,6 +13,8 @@ export interface ToolCallRequest {
   argsError?: string;
   /** A text-protocol call: the dialect its markup was read from (shown as `recoveredFrom` on tool.started). */
   recoveredFrom?: string;
+  /** A `!` command the user typed (agent/shell-passthrough): a plain ask counts as their approval. */
+  typedByUser?: boolean;
 }
 
 export interface ToolRunResult {

@@ -14,6 +14,8 @@ export interface CommonFlags {
   model?: string;
   permissionMode?: PermissionMode;
   sandbox?: SandboxMode;
+  /** `--max-budget-usd N` (issue 25). */
+  maxBudgetUsd?: number;
 }
 
 export type CliCommand =
@@ -118,6 +120,11 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     if (typeof a.model === "string" && a.model) f.model = a.model;
     if (typeof a["permission-mode"] === "string") f.permissionMode = a["permission-mode"] as PermissionMode;
     if (typeof a.sandbox === "string") f.sandbox = a.sandbox as SandboxMode;
+    if (a["max-budget-usd"] !== undefined) {
+      const usd = Number(a["max-budget-usd"]);
+      if (!Number.isFinite(usd) || usd <= 0) throw new UsageError(t("budget.invalid", { value: String(a["max-budget-usd"]) }));
+      f.maxBudgetUsd = usd;
+    }
     return f;
   };
   const parser = yargs(argv)
@@ -138,6 +145,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .option("resume", { alias: "r", type: "string", describe: t("args.resume") })
     .option("continue", { alias: "c", type: "boolean", default: false, describe: t("args.continue") })
     .option("rewind", { type: "number", describe: t("args.rewind") })
+    .option("max-budget-usd", { type: "number", describe: t("args.maxBudgetUsd") })
     .command("models", t("args.models"), (y) => y.option("json", { type: "boolean", default: false, describe: t("args.json") }), (a) => {
       result = { kind: "models", flags: common(a), json: Boolean(a.json) };
     })

@@ -49,6 +49,10 @@ import { createSandboxRuntime, type SandboxRuntime } from "../sandbox/sandbox.ts
 import { childEnv as filterChildEnv } from "../sandbox/child-env.ts";
 import { listProviderDefinitions } from "../llm/registry.ts";
 import { createExtensions, type Extensions } from "../ext/hooks/wire-extensions.ts";
+import { TodoState } from "../agent/todo/todo-state.ts";
+import { createBudgetGuard, type BudgetGuard } from "../llm/budget.ts";
+import { createShellPassthrough } from "../agent/shell-passthrough/run-shell.ts";
+import { createInitGuard, type InitGuard } from "../agent/init/init-guard.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -79,6 +83,12 @@ export interface WiredSession {
   /** Saved sessions (issue 10); `recorder` autosaves this one (undefined when recording is off). */
   store: SessionStore;
   recorder: SessionRecorder | undefined;
+  /** The agent's todo list (issue 25). */
+  todos: TodoState;
+  /** `--max-budget-usd` / maxBudgetUsd, when set. */
+  budget: BudgetGuard | undefined;
+  /** `/init`: the read-only run that may only write AGENTS.md. */
+  initGuard: InitGuard;
   /** Named context sets attached to the system prompt (`/context`). */
   contexts: ContextManager;
   /** The OS sandbox exec runs in (issue 14); `status()` says whether it works here. */
@@ -148,11 +158,12 @@ export function wireSession(o: WireOptions): WiredSession {
     log: (line) => (compactionLog ??= scrubbedLogger(cfg)).info(line),
   });
   const cp = CheckpointStore.load({ sessionId, dir: checkpointDir(cfg.home, sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e), redact: createRedactor(cfg.env) });
+  const initGuard = createInitGuard(policy, { projectRoot: cfg.projectRoot });
   const tools = createToolHost({
     projectRoot: cfg.projectRoot,
     cwd: cfg.cwd,
     paths,
-    policy,
+    policy: initGuard.policy,
     env: childEnv,
     sandbox,
     ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
@@ -166,6 +177,8 @@ export function wireSession(o: WireOptions): WiredSession {
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
   });
   const usage = new UsageTracker();
+  const todos = TodoState.fromEvents(o.resume?.viewEvents ?? []);
+  const budget = cfg.maxBudgetUsd !== undefined ? createBudgetGuard({ limitUsd: cfg.maxBudgetUsd, usage, inputTokens: (r) => context.requestTokens(r.messages) }) : undefined;
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
   // Overflow files go to the recorded session's directory (set by the recorder below, and again when it moves
   // to another session); without recording, to the temp workspace (deleted at exit, like the session).
@@ -276,6 +289,8 @@ export function wireSession(o: WireOptions): WiredSession {
         // cuts it again per request); only what compaction itself rewrote (summaries, trims) is new.
         return { persistent: compacted.map(r.sourceOf), outgoing: compacted };
       },
+      anchorNote: () => todos.reminder(),
+      ...(budget ? { checkRequest: (r) => budget.check(r) } : {}),
       maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
       earlyExitTurns: earlyExitFromEnv(cfg.env),
       transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
@@ -323,10 +338,28 @@ export function wireSession(o: WireOptions): WiredSession {
         usage.record(purpose, provider ?? session?.model.providerId ?? resolved.providerId, model, u);
       },
       costSoFar: () => usage.session().costUsd,
+      runShell: createShellPassthrough({
+        tools,
+        maxContextChars: () => resultBudgetForWindow(pipelineOptions, session?.contextWindow ?? contextWindow, cfg.env).budget.perResultMaxChars,
+        saveOverflow: (callId, text) => {
+          const dir = toolResultsDir();
+          return dir === undefined ? undefined : saveOverflow(dir, callId, text);
+        },
+        // Without any checkpoint yet, what the command changes would be recorded nowhere (/diff, /undo).
+        beforeRun: (command) => {
+          if (cp.count === 0) cp.save(outgoingOf([...(session?.messages ?? [])]).messages, { label: `!${command}`, keepPrompt: true });
+        },
+      }),
       estimateContextTokens: (h) => context.requestTokens(outgoingOf(h as Message[]).messages),
     },
   };
   session = new Session(opts);
+  // Subscribed first: the todo list follows each successful `todo` call; its event goes out right after the call's.
+  session.subscribe((e) => {
+    const update = todos.observe(e) ?? (e.type === "history.replaced" && e.messages.length === 0 && session?.messages.length === 0 ? todos.clear() : undefined);
+    if (update) queueMicrotask(() => session?.publish(update));
+    initGuard.observe(e);
+  });
   if (recorder) attachRecorder(session, recorder);
   if (ext) {
     const resumed = o.resume !== undefined;
@@ -344,6 +377,9 @@ export function wireSession(o: WireOptions): WiredSession {
     checkpoints: cp,
     session,
     usage,
+    todos,
+    budget,
+    initGuard,
     summaries,
     workspace,
     dispose: () => {

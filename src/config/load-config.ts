@@ -27,6 +27,7 @@ export interface ConfigFlags {
   permissionMode?: PermissionMode;
   inline?: boolean;
   sandbox?: SandboxMode;
+  maxBudgetUsd?: number;
 }
 
 export interface Config {
@@ -46,6 +47,8 @@ export interface Config {
   sandbox: { mode: SandboxMode; network: boolean; envAllow: string[] };
   warnings: string[];
   files: { user: string; project: string; dotenv?: string };
+  /** Spending limit in USD: `--max-budget-usd` > settings `maxBudgetUsd` (the lower of user and project). */
+  maxBudgetUsd?: number;
 }
 
 export interface LoadOptions {
@@ -127,6 +130,10 @@ export function loadConfig(opts: LoadOptions): Config {
     files: { user: userFile, project: projectFile, ...(dotenvUsed ? { dotenv: dotenvUsed } : {}) },
   };
   if (model) cfg.model = model;
+  // A project file may lower the user's limit, never raise it (it comes with the repository).
+  const budgets = [user.maxBudgetUsd, project.maxBudgetUsd].filter((n): n is number => n !== undefined);
+  const maxBudgetUsd = opts.flags.maxBudgetUsd ?? (budgets.length ? Math.min(...budgets) : undefined);
+  if (maxBudgetUsd !== undefined) cfg.maxBudgetUsd = maxBudgetUsd;
   return cfg;
 }
 

@@ -14,6 +14,8 @@ export const openAiCompatibleSchema = z.object({
   defaultModel: z.string().optional(),
 });
 
+export const notifyModeSchema = z.enum(["bell", "osc", "off"]);
+
 export const settingsSchema = z.object({
   provider: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
@@ -43,6 +45,13 @@ export const settingsSchema = z.object({
     .optional(),
   experimental: z.object({ emitToolUseSummaries: z.boolean().optional() }).optional(),
   providers: z.object({ openaiCompatible: z.array(openAiCompatibleSchema).optional() }).optional(),
+  /** Spending limit in USD (issue 25): a model call that would take the spend over it is not sent. */
+  maxBudgetUsd: z.number().positive().optional(),
+  /**
+   * Issue 25: ring when a long turn ends or an approval waits. `"bell" | "osc" | "off"`, or
+   * `{ "mode": …, "afterSeconds": N }` (default bell after 10 s); see src/ui/shared/notifier.ts.
+   */
+  notify: z.union([notifyModeSchema, z.object({ mode: notifyModeSchema.optional(), afterSeconds: z.number().nonnegative().optional() })]).optional(),
   /** MCP servers (issue 17), keyed by name; see src/mcp/server-config.ts. */
   mcpServers: mcpServersSchema.optional(),
   /** Hooks (issue 19), in Claude Code's shape; read leniently by src/ext/hooks/hook-config.ts (bad entries are warnings). */

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { messageSchema } from "./message.ts";
+import { todoItemSchema } from "./todo.ts";
 
 /**
  * 2: `message.delta` carries the delta only (`partial`, the whole answer so far, is gone: it made the output
@@ -23,7 +24,8 @@ export const rewindModeSchema = z.enum(["both", "conversation", "code"]);
 export type RewindMode = z.infer<typeof rewindModeSchema>;
 
 export const opSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("user_input"), text: z.string() }),
+  /** `display`: what the transcript shows for it (turn.started `input`) when that is not `text` (`/init`'s prompt). */
+  z.object({ type: z.literal("user_input"), text: z.string(), display: z.string().optional() }),
   z.object({ type: z.literal("interrupt") }),
   z.object({ type: z.literal("approval"), requestId: z.string(), decision: approvalDecisionSchema }),
   z.object({
@@ -42,6 +44,8 @@ export const opSchema = z.discriminatedUnion("type", [
   /** Send what an interrupt left waiting in the queue (the TUI: Enter on an empty prompt). */
   z.object({ type: z.literal("send_queued") }),
   z.object({ type: z.literal("clear") }),
+  /** `!cmd`: run a command the user typed in the project (sandboxed, no model call); its output becomes context. */
+  z.object({ type: z.literal("shell"), command: z.string() }),
   z.object({ type: z.literal("shutdown") }),
 ]);
 export type Op = z.infer<typeof opSchema>;
@@ -194,6 +198,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     costUsd: z.number().optional(),
   }),
   z.object({ type: z.literal("history.replaced"), messages: z.array(messageSchema) }),
+  /** The `todo` tool wrote the list (always the whole list; empty = cleared). Added in schema 2 (additive). */
+  z.object({ type: z.literal("todo.updated"), items: z.array(todoItemSchema) }),
   z.object({ type: z.literal("session.ended"), reason: z.string() }),
 ]);
 export type AgentEvent = z.infer<typeof agentEventSchema>;

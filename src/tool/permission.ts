@@ -275,6 +275,8 @@ function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const deny = longestRule(ctx.rules, "deny", matches);
   if (deny) return decision("deny", why("perm.deniedByRule", { rule: deny.pattern }), "rule", deny.pattern);
   if (ctx.mode === "bypass") return decision("allow", why("perm.bypass"), "mode");
+  // The todo list lives in the session only (no file, no command): nothing to ask about, in every mode.
+  if (req.tool === "todo") return decision("allow", why("perm.todoSessionOnly"), "default");
   const rule = bestRule(ctx.rules, matches);
   if (rule) return decision(rule.action, why(rule.action === "allow" ? "perm.allowedByRule" : "perm.askedByRule", { rule: rule.pattern }), "rule", rule.pattern);
   return decision("ask", why("perm.noRule", { tool: req.tool }), "default");

@@ -8,11 +8,12 @@ import { execTool } from "./builtin/exec.ts";
 import { globTool } from "./builtin/glob.ts";
 import { readTool } from "./builtin/read.ts";
 import { searchTool } from "./builtin/search.ts";
+import { todoTool } from "./builtin/todo.ts";
 import { treeTool } from "./builtin/tree.ts";
 import { writeTool } from "./builtin/write.ts";
 import type { ToolDefinition } from "./tool.ts";
 
-const BUILTINS: readonly ToolDefinition[] = [readTool, writeTool, editTool, execTool, searchTool, treeTool, globTool];
+const BUILTINS: readonly ToolDefinition[] = [readTool, writeTool, editTool, execTool, searchTool, treeTool, globTool, todoTool];
 
 /** Alternative names → canonical tool name. Keys are normalized (lower case, `-` → `_`). */
 export const TOOL_ALIASES: Readonly<Record<string, string>> = {
@@ -71,6 +72,12 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
   find_files: "glob",
   file_search: "glob",
   glob_files: "glob",
+  todo_write: "todo",
+  todowrite: "todo",
+  write_todos: "todo",
+  update_todos: "todo",
+  todos: "todo",
+  update_plan: "todo",
 };
 
 export function builtinTools(): ToolDefinition[] {

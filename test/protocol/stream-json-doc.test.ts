@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { agentEventSchema, EVENT_SCHEMA_VERSION } from "../../src/protocol/events.ts";
 import { HEADLESS_RESULT_ALIASES, headlessResultSchema } from "../../src/protocol/headless-result.ts";
 import { messageSchema } from "../../src/protocol/message.ts";
+import { todoItemSchema } from "../../src/protocol/todo.ts";
 
 const doc = readFileSync(join(import.meta.dir, "../../docs/stream-json.md"), "utf8");
 
@@ -112,10 +113,11 @@ describe("docs/stream-json.md mirrors the zod schema", () => {
     expectFieldsMatch("error", err, objects.get("error")!);
     const retryErr = (eventShapes.get("retry")!.error as unknown as { shape: Shape }).shape;
     expect(Object.keys(retryErr)).toEqual(Object.keys(err));
+    expectFieldsMatch("todo item", todoItemSchema.shape as unknown as Shape, objects.get("todo item")!);
   });
 
   test("history messages by role", () => {
-    const table = rows("## Objects").filter((r) => r.key !== "usage" && r.key !== "error");
+    const table = rows("## Objects").filter((r) => r.key !== "usage" && r.key !== "error" && r.key !== "todo item");
     const byRole = new Map(messageSchema.options.map((o) => [String((o.shape.role as unknown as { value: string }).value), o.shape as unknown as Shape]));
     expect(table.map((r) => r.key)).toEqual([...byRole.keys()]);
     for (const r of table) expectFieldsMatch(`message(${r.key})`, byRole.get(r.key)!, r.fields);

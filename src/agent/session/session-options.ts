@@ -4,11 +4,12 @@
  * mutated after the Session is constructed.
  */
 import type { AgentEvent, Op, PermissionMode } from "../../protocol/events.ts";
-import type { Purpose, SystemPart, ToolSpec, Usage } from "../../protocol/llm.ts";
+import type { LlmRequest, Purpose, SystemPart, ToolSpec, Usage } from "../../protocol/llm.ts";
 import type { Message } from "../../protocol/message.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import type { ApprovalAnswer } from "../run-deps.ts";
 import type { ToolHost } from "../tool-host.ts";
+import type { ShellRunContext, ShellRunResult } from "../shell-passthrough/run-shell.ts";
 
 export interface SessionOptions {
   sessionId: string;
@@ -50,6 +51,10 @@ export interface TurnOptions {
   maxOutputTokens?: number;
   /** Rewrites user input before it enters the history (e.g. `@path` attachments); the transcript shows it as typed. */
   transformInput?: (text: string) => { text: string; notices?: string[] };
+  /** Added to each request's task reminder, never persisted (the todo list: it must survive compaction verbatim). */
+  anchorNote?: () => string | undefined;
+  /** Before each model call: a reason to refuse it (the budget limit), or undefined to send it. */
+  checkRequest?: (request: LlmRequest) => string | undefined;
   /** Before every model call of the main session. */
   onCheckpoint?: (history: Message[]) => void;
   /** A batch of tool calls finished; used for tool-use summaries. Fired before the next model call. */
@@ -84,6 +89,8 @@ export interface SessionHooks {
   onUsage?: (usage: Usage, purpose: Purpose, model: string, provider?: string) => void;
   /** Session cost so far in USD (undefined when the model has no price), for turn.completed. */
   costSoFar?: () => number | undefined;
+  /** `!cmd` (agent/shell-passthrough/run-shell.ts): runs the command; the context message to append, if any. */
+  runShell?: (ctx: ShellRunContext) => Promise<ShellRunResult>;
   /** Tokens the next request will carry (reported usage + estimate); replaces the built-in chars/4 figure. */
   estimateContextTokens?: (history: readonly Message[]) => number;
 }

@@ -118,7 +118,7 @@ export class Session implements SessionLike {
     if (this.closed && op.type !== "shutdown") return;
     switch (op.type) {
       case "user_input":
-        return this.onUserInput(op.text);
+        return this.onUserInput(op.text, op.display);
       case "send_queued":
         return this.sendQueued();
       case "interrupt":
@@ -142,6 +142,8 @@ export class Session implements SessionLike {
         return this.compact(op.instruction);
       case "rewind":
         return this.rewind(op);
+      case "shell":
+        return this.shell(op.command);
       case "shutdown":
         return this.shutdown();
       default:
@@ -177,7 +179,7 @@ export class Session implements SessionLike {
 
   // ---- transitions ----
 
-  private onUserInput(text: string): void {
+  private onUserInput(text: string, display?: string): void {
     if (!text.trim()) return;
     if (this.state.kind !== "idle") {
       // A new prompt is the user's "send": a queue an interrupt paused goes out with it when the task ends.
@@ -185,7 +187,8 @@ export class Session implements SessionLike {
       return;
     }
     // An interrupt left the queue waiting: the new prompt goes behind it, and all of it is sent now.
-    this.startRun(this.queue.length ? `${this.queue.take()}\n${text}` : text);
+    if (this.queue.length) return this.startRun(`${this.queue.take()}\n${text}`);
+    this.startRun(text, display);
   }
 
   private sendQueued(): void {
@@ -212,9 +215,9 @@ export class Session implements SessionLike {
     this.emit({ type: "session.ended", reason: "shutdown" });
   }
 
-  private startRun(input: string): void {
+  private startRun(input: string, display?: string): void {
     const controller = new AbortController();
-    this.begin({ kind: "running", controller }, () => this.runOne(input, controller.signal), "core.task.turn");
+    this.begin({ kind: "running", controller }, () => this.runOne(input, controller.signal, display), "core.task.turn");
   }
 
   /** Takes the slot now (before `body` reaches its first await) and releases it when `body` settles. */
@@ -264,9 +267,9 @@ export class Session implements SessionLike {
 
   // ---- the tasks ----
 
-  private async runOne(input: string, signal: AbortSignal): Promise<void> {
+  private async runOne(input: string, signal: AbortSignal, display?: string): Promise<void> {
     const turnId = this.newId("turn");
-    this.emit({ type: "turn.started", turnId, input });
+    this.emit({ type: "turn.started", turnId, input: display ?? input });
     const outcome = await runTurn(this.turnHost, input, signal);
     if (outcome.stopReason === "interrupted") this.emit({ type: "notice", level: "info", text: t("interrupted") });
     const cost = this.hooks.costSoFar?.();
@@ -275,6 +278,42 @@ export class Session implements SessionLike {
       turnId,
       stopReason: outcome.stopReason,
       usage: outcome.usage,
+      totalUsage: { ...this.totals },
+      contextTokens: this.contextTokens(),
+      contextWindow: this.binding.contextWindow,
+      ...(cost !== undefined ? { costUsd: cost } : {}),
+    });
+  }
+
+  /** `!cmd`: a run without a model call (turn.started `!cmd` … turn.completed `shell` / `shell_error`). */
+  private shell(command: string): void {
+    const run = this.hooks.runShell;
+    if (!run) return this.emit({ type: "notice", level: "warn", text: t("shell.unavailable") });
+    if (!command.trim()) return this.emit({ type: "notice", level: "warn", text: t("shell.empty") });
+    if (this.state.kind !== "idle") return this.emit({ type: "notice", level: "warn", text: t("shell.busy") });
+    const controller = new AbortController();
+    this.begin({ kind: "running", controller }, () => this.runShell(command.trim(), run, controller.signal), "core.task.turn");
+  }
+
+  private async runShell(command: string, run: NonNullable<SessionHooks["runShell"]>, signal: AbortSignal): Promise<void> {
+    const turnId = this.newId("turn");
+    this.emit({ type: "turn.started", turnId, input: `!${command}` });
+    let r: Awaited<ReturnType<typeof run>>;
+    try {
+      r = await run({ command, signal, emit: (e) => this.emit(e), newId: (p) => this.newId(p), now: () => this.now(), requestApproval: (req) => this.approvals.request(req, signal) });
+    } catch (err) {
+      // turn.completed still closes the run the UIs show as running.
+      this.emit({ type: "error", message: t("core.internalError", { error: (err as Error)?.message ?? String(err) }) });
+      r = { failed: true };
+    }
+    if (r.message) this.history.append(r.message);
+    const none = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+    const cost = this.hooks.costSoFar?.();
+    this.emit({
+      type: "turn.completed",
+      turnId,
+      stopReason: signal.aborted ? "interrupted" : r.failed ? "shell_error" : "shell",
+      usage: none,
       totalUsage: { ...this.totals },
       contextTokens: this.contextTokens(),
       contextWindow: this.binding.contextWindow,

@@ -63,7 +63,8 @@ export async function runTurn(h: TurnHost, input: string, signal: AbortSignal): 
   // for a retry, and sending it again must not put the same request in twice.
   const history = h.history.messages;
   const last = history[history.length - 1];
-  if (outcome.stopReason === "error" && last && (last === userMessage || (last.role === "user" && last.content === userMessage.content && last.meta?.kind === undefined))) {
+  // The budget limit refusing the first request is the same: nothing was sent.
+  if ((outcome.stopReason === "error" || outcome.stopReason === "budget") && last && (last === userMessage || (last.role === "user" && last.content === userMessage.content && last.meta?.kind === undefined))) {
     h.history.replace(history.slice(0, -1), "failed-turn", false);
   }
   return outcome;
@@ -83,6 +84,7 @@ export function turnDeps(h: TurnHost, task: string): RunDeps {
     now: () => h.now(),
     drainQueue: (signal) => drainQueue(h, signal),
     buildRequest: (signal) => buildRequest(h, task, signal),
+    ...(h.opts.checkRequest ? { checkRequest: h.opts.checkRequest } : {}),
     finishAssistant: (text, thinking, nativeCalls) => finishAssistant(h, text, thinking, nativeCalls),
     append: (m) => h.history.append(m),
     appendToolResults: (results, batchId, calls) => {
@@ -141,7 +143,9 @@ function anchorText(h: TurnHost, task: string): string {
   if (!h.opts.tools) return "";
   const oneLine = task.replace(/\s+/g, " ").trim();
   const short = oneLine.length > 300 ? `${safeHead(oneLine, 300)}…` : oneLine;
-  return `Reminder: the user's current request is: "${short}". Use the tools when they help; call independent tools together in one response; when the task is done, answer with a short final summary and no tool calls.`;
+  const base = `Reminder: the user's current request is: "${short}". Use the tools when they help; call independent tools together in one response; when the task is done, answer with a short final summary and no tool calls.`;
+  const extra = h.opts.anchorNote?.();
+  return extra ? `${base}\n${extra}` : base;
 }
 
 async function recoverOverflow(h: TurnHost, attempt: number): Promise<boolean> {

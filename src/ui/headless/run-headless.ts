@@ -13,6 +13,9 @@ import { t } from "../../i18n/i18n.ts";
 import { toolResultForPeople } from "../shared/tool-error-line.ts";
 import { compactionLine } from "../shared/compaction-line.ts";
 
+/** The exit code of a run the budget limit stopped (`--max-budget-usd`, settings `maxBudgetUsd`). */
+export const BUDGET_EXIT_CODE = 3;
+
 export interface HeadlessResult {
   exitCode: number;
   finalText: string;
@@ -46,6 +49,8 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   let turns = 0;
   let usage: Extract<AgentEvent, { type: "turn.completed" }>["totalUsage"] | undefined;
   let sessionId = "";
+  // `-p "!cmd"` (issue 25): the command runs without a model call; its output is the answer.
+  const shellCommand = o.prompt.trimStart().startsWith("!") ? o.prompt.trimStart().slice(1).trim() : undefined;
   // Text mode streams the answer but never the text-protocol tool-call markup (see markup-holdback.ts).
   const holdback = new MarkupHoldback((text) => {
     o.stdout.write(text);
@@ -89,7 +94,15 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
           lastChar = "\n";
         }
         return;
+      case "tool.updated":
+        if (shellCommand !== undefined && o.format === "text") {
+          o.stdout.write(e.output);
+          printedAny = true;
+          lastChar = e.output.slice(-1) || lastChar;
+        }
+        return;
       case "tool.completed":
+        if (shellCommand !== undefined) finalText = e.result;
         if (o.format === "text" && e.isError) o.stderr.write(`  ✗ ${firstLine(toolResultForPeople(e))}\n`);
         return;
       case "retry":
@@ -123,7 +136,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
 
   o.session.start();
   const started = o.afterStart?.();
-  o.session.submit({ type: "user_input", text: o.prompt });
+  o.session.submit(shellCommand !== undefined ? { type: "shell", command: shellCommand } : { type: "user_input", text: o.prompt });
   await o.session.idle();
   await started;
   startDone = true;
@@ -134,8 +147,9 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   if (!finalText && current) finalText = current;
 
   const interrupted = stopReason === "interrupted";
-  const failed = !interrupted && (stopReason === "error" || errorMessage !== undefined);
-  const exitCode = interrupted ? 130 : failed ? 1 : 0;
+  const failed = !interrupted && (stopReason === "error" || stopReason === "shell_error" || stopReason === "budget" || errorMessage !== undefined);
+  // 3: the budget limit stopped the run (--max-budget-usd); see README "Exit codes".
+  const exitCode = interrupted ? 130 : stopReason === "budget" ? BUDGET_EXIT_CODE : failed ? 1 : 0;
   if (o.format === "text") {
     if (printedAny && lastChar !== "\n") o.stdout.write("\n");
     if (errorMessage) o.stderr.write(`${errorMessage}\n`);

@@ -51,6 +51,9 @@ export function thinkingChunks(text: string, f: RenderFlags): TextChunk[] {
   return [chunk("✻ " + lines.join("\n  ") + "\n", colors.dim, TextAttributes.DIM | TextAttributes.ITALIC)];
 }
 
+/** Lines of a `!` command's output the transcript shows (the rest is counted on a line above them). */
+const FULL_OUTPUT_LINES = 200;
+
 /** A batch of calls, grouped by consecutive tool name: `Read × 3`. */
 export function toolChunks(calls: readonly ToolCallView[], f: RenderFlags, label?: string): TextChunk[] {
   const out: TextChunk[] = [];
@@ -74,10 +77,10 @@ export function toolChunks(calls: readonly ToolCallView[], f: RenderFlags, label
     const name = capitalize(g[0]!.name);
     const head = g.length > 1 ? `${name} × ${g.length}` : `${name} ${titleWithoutName(g[0]!)}`;
     out.push(chunk(dot, failed ? colors.error : running ? colors.warn : colors.tool), chunk(head + "\n", colors.tool, TextAttributes.BOLD));
-    if (f.mode === "compact") return;
+    if (f.mode === "compact" && !g.some((c) => c.full)) return;
     for (const c of g) {
       if (g.length > 1) out.push(chunk(`  ⎿ ${c.title}\n`, colors.text));
-      const preview = previewLines(c, c.status === "running" ? 6 : 3);
+      const preview = previewLines(c, c.full ? FULL_OUTPUT_LINES : c.status === "running" ? 6 : 3);
       if (preview) out.push(chunk(preview, c.status === "error" ? colors.error : colors.dim));
     }
   });

@@ -21,6 +21,8 @@ export interface PlainOutput {
 
 /** Shown when the plain UI waits for a prompt line (a symbol, not text: the same in every language). */
 export const PLAIN_PROMPT_MARKER = "> ";
+/** The marker in shell mode (`!` alone toggles it): lines are run as commands. */
+export const PLAIN_SHELL_MARKER = "!> ";
 
 export interface PlainOptions {
   /** Show input markers; default: the input is a terminal. */
@@ -42,6 +44,10 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   // answered line by line (the session's type-ahead queue holds 10 and joins what it holds into one prompt).
   const waiting: string[] = [];
   let atLineStart = true;
+  // Issue 25: `!` alone toggles shell mode (lines run as commands); the output of a `!` command is printed.
+  let shellMode = false;
+  let shellTurn = false;
+  let turnsStarted = 0;
   let resolveDone!: (code: number) => void;
   const done = new Promise<number>((r) => (resolveDone = r));
   const write = (s: string) => {
@@ -59,7 +65,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
   };
   /** The prompt marker, when nothing else is pending: no turn, no approval, nothing read ahead or queued. */
   const promptIfIdle = () => {
-    if (!running && !pendingApproval && queued === 0 && waiting.length === 0) marker(PLAIN_PROMPT_MARKER);
+    if (!running && !pendingApproval && queued === 0 && waiting.length === 0) marker(shellMode ? PLAIN_SHELL_MARKER : PLAIN_PROMPT_MARKER);
   };
   const maybeDone = () => {
     if (inputEnded && !running && !pendingApproval && queued === 0 && waiting.length === 0) resolveDone(0);
@@ -73,6 +79,11 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
     switch (e.type) {
       case "turn.started":
         running = true;
+        turnsStarted++;
+        shellTurn = e.input.startsWith("!");
+        break;
+      case "tool.updated":
+        if (shellTurn) write(e.output);
         break;
       case "queue.updated":
         queued = e.items.length;
@@ -110,6 +121,7 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
         break;
       case "turn.completed":
         running = false;
+        shellTurn = false;
         if (!atLineStart) write("\n");
         // After the session has finished this run (its loop ends on a later tick), not from inside its emit.
         if (waiting.length && queued === 0) setTimeout(submitNext, 0);
@@ -145,13 +157,13 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
     else prompt(text);
   });
   function prompt(text: string): void {
-    const t = text.trim();
-    if (t === "/exit" || t === "/quit") {
+    const trimmed = text.trim();
+    if (trimmed === "/exit" || trimmed === "/quit") {
       resolveDone(0);
       return;
     }
     // The same rule as the TUI: a line that starts with "/" is a command, never a prompt for the model.
-    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(t);
+    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(trimmed);
     if (m) {
       void slashCommand(m[1]!, m[2]!.trim()).then(() =>
         setTimeout(() => {
@@ -160,6 +172,23 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
           promptIfIdle();
         }, 0),
       );
+      return;
+    }
+    if (trimmed === "!") {
+      shellMode = !shellMode;
+      line(`· ${t(shellMode ? "shell.modeOn" : "shell.modeOff")}`);
+      return promptIfIdle();
+    }
+    if (trimmed.startsWith("!") || shellMode) {
+      const before = turnsStarted;
+      running = true;
+      session.submit({ type: "shell", command: trimmed.startsWith("!") ? trimmed.slice(1) : trimmed });
+      // Refused (busy, empty): a notice and no turn; the next line may come.
+      if (turnsStarted === before) {
+        running = false;
+        maybeDone();
+        promptIfIdle();
+      }
       return;
     }
     running = true;

@@ -52,7 +52,7 @@ export async function runSlashCommand(app: TuiInternals, name: string, args: str
 
 function helpText(commands: readonly SlashCommand[]): string {
   const cmds = commands.map((c) => `/${c.name.padEnd(10)} ${c.description}`).join("\n");
-  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3")].join("\n");
+  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3"), t("tui.helpKeysShell")].join("\n");
   return `${cmds}\n${keys}`;
 }
 

@@ -8,6 +8,7 @@
 import type { ViewState } from "./view-model.ts";
 import { t } from "../../i18n/i18n.ts";
 import { formatCost, formatTokens } from "../../llm/usage.ts";
+import { budgetStatus } from "../../llm/budget.ts";
 
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
 
@@ -39,7 +40,9 @@ function statusParts(state: ViewState, now: number, spinnerFrame: number): Part[
     if (s.contextTokens > s.contextWindow) parts.push({ text: t("status.overWindow"), keep: 50, short: "/compact" });
   } else if (s.contextTokens > 0) parts.push({ text: t("status.ctx", { tokens: formatTokens(s.contextTokens) }), keep: 50 });
   // No priced call yet (local Ollama, unknown models): no cost segment, as /stats says "cost n/a".
-  if (s.costUsd !== undefined) parts.push({ text: formatCost(s.costUsd), keep: 30 });
+  if (s.budgetUsd !== undefined) parts.push({ text: budgetStatus(s.costUsd, s.budgetUsd), keep: 85 });
+  else if (s.costUsd !== undefined) parts.push({ text: formatCost(s.costUsd), keep: 30 });
+  if (state.shellMode) parts.push({ text: t("shell.indicator"), keep: 96 });
   if (s.running) {
     const secs = s.turnStartedAt === null ? 0 : Math.max(0, Math.floor((now - s.turnStartedAt) / 1000));
     parts.push({ text: `${SPINNER[spinnerFrame % SPINNER.length]} ${secs}s`, keep: 95 });

@@ -29,6 +29,8 @@ export interface TuiAppOptions {
   contextWindow?: number;
   /** The first request's estimated size (system prompt + tools), for the status line before any turn. */
   contextTokens?: number;
+  /** `--max-budget-usd` / maxBudgetUsd: the status line shows the spend against it. */
+  budgetUsd?: number;
   /** Commands the app does not handle itself; the returned text is shown as a notice. */
   onSlashCommand?(cmd: string, args: string): Promise<string | undefined>;
   /** Esc+Esc on an empty idle prompt, and /rewind (issue 7 opens its menu here). */

@@ -26,6 +26,8 @@ import type { TuiAppOptions } from "./tui-app-options.ts";
 import { initialInputState, type TuiInternals } from "./tui-internals.ts";
 import { handleKey } from "./tui-key-handler.ts";
 import { buildTuiLayout } from "./tui-layout.ts";
+import { submitShellLine } from "./shell-mode.ts";
+import { todoChunks, todoRows, todoVisible } from "./todo-panel.ts";
 
 export type { ModelChoice, TuiAppOptions } from "./tui-app-options.ts";
 
@@ -41,6 +43,9 @@ export class TuiApp {
   private readonly committer: ScrollbackCommitter | null;
   private readonly root: BoxRenderable;
   private readonly queueText: TextRenderable;
+  private readonly todoText: TextRenderable;
+  private readonly promptMarker: TextRenderable;
+  private shellMarker = false;
   private readonly approvalBox: BoxRenderable;
   private readonly approvalText: TextRenderable;
   private readonly completionText: TextRenderable;
@@ -78,6 +83,8 @@ export class TuiApp {
     this.live = layout.live;
     this.committer = layout.committer;
     this.queueText = layout.queueText;
+    this.todoText = layout.todoText;
+    this.promptMarker = layout.promptMarker;
     this.approvalBox = layout.approvalBox;
     this.approvalText = layout.approvalText;
     this.completionText = layout.completionText;
@@ -153,6 +160,8 @@ export class TuiApp {
     if (this.live) this.live.sync(s, flags);
     if (this.committer) this.committer.sync(s.items, s.epoch, flags);
     this.syncQueue();
+    this.syncTodo();
+    this.syncPromptMarker();
     this.syncApproval();
     this.syncSpinner();
     this.syncStatus();
@@ -239,6 +248,19 @@ export class TuiApp {
     ]);
   }
 
+  private syncTodo(): void {
+    const s = this.state;
+    this.todoText.visible = todoVisible(s);
+    if (this.todoText.visible) this.todoText.content = new StyledText(todoChunks(s.todos ?? [], s.displayMode === "compact"));
+  }
+
+  private syncPromptMarker(): void {
+    const shell = this.state.shellMode === true;
+    if (shell === this.shellMarker) return;
+    this.shellMarker = shell;
+    this.promptMarker.content = new StyledText([shell ? chunk("! ", colors.warn) : chunk("› ", colors.accent)]);
+  }
+
   private syncApproval(): void {
     const a = this.state.approval;
     this.approvalBox.visible = a !== null;
@@ -292,6 +314,7 @@ export class TuiApp {
   private syncFooterHeight(): void {
     const extra =
       (this.queueText.visible ? Math.min(this.state.queue.length, 5) + 1 : 0) +
+      todoRows(this.state) +
       (this.approvalBox.visible ? 12 : 0) +
       (this.completionText.visible ? Math.min(this.input.completion?.items.length ?? 0, 8) : 0) +
       (this.rewindMenu?.rows ?? 0) +
@@ -370,6 +393,7 @@ export class TuiApp {
       void runSlashCommand(this.internals, m[1]!, m[2]!.trim());
       return;
     }
+    if (submitShellLine(this.internals, text)) return this.transcript?.toBottom();
     this.promptRestore.submitted(text);
     this.submit({ type: "user_input", text });
     this.transcript?.toBottom();

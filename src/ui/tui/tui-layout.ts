@@ -15,10 +15,14 @@ export interface TuiLayout {
   live: LiveArea | null;
   committer: ScrollbackCommitter | null;
   queueText: TextRenderable;
+  /** The todo checklist (todo-panel.ts), just above the queue and the prompt. */
+  todoText: TextRenderable;
   approvalBox: BoxRenderable;
   approvalText: TextRenderable;
   completionText: TextRenderable;
   prompt: TextareaRenderable;
+  /** The `› ` before the prompt (`! ` in shell mode). */
+  promptMarker: TextRenderable;
   statusLine: TextRenderable;
 }
 
@@ -42,6 +46,7 @@ export function buildTuiLayout(renderer: CliRenderer, inline: boolean, on: { sub
     root.add(transcript.scroll);
   }
   const queueText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 1 });
+  const todoText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 1 });
   const approvalText = new TextRenderable(renderer, { content: "", width: "100%", bg: colors.bg });
   const approvalBox = new BoxRenderable(renderer, {
     border: true,
@@ -80,13 +85,15 @@ export function buildTuiLayout(renderer: CliRenderer, inline: boolean, on: { sub
     onSubmit: () => on.submit(),
     onContentChange: () => on.promptChanged(),
   });
-  promptBox.add(new TextRenderable(renderer, { content: new StyledText([chunk("› ", colors.accent)]), width: 2, flexShrink: 0 }));
+  const promptMarker = new TextRenderable(renderer, { content: new StyledText([chunk("› ", colors.accent)]), width: 2, flexShrink: 0 });
+  promptBox.add(promptMarker);
   promptBox.add(prompt);
   const statusLine = new TextRenderable(renderer, { content: "", flexShrink: 0, fg: colors.dim, paddingLeft: 1, height: 1 });
+  root.add(todoText);
   root.add(queueText);
   root.add(approvalBox);
   root.add(completionText);
   root.add(promptBox);
   root.add(statusLine);
-  return { root, transcript, live, committer, queueText, approvalBox, approvalText, completionText, prompt, statusLine };
+  return { root, transcript, live, committer, queueText, todoText, approvalBox, approvalText, completionText, prompt, promptMarker, statusLine };
 }

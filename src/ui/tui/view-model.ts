@@ -6,6 +6,7 @@
  * has drawn; when `epoch` changes (clear, rewind, history.replaced, display-mode switch) it redraws from zero.
  * Everything still moving lives in `live` and is repainted on each sync.
  */
+import type { TodoItem } from "../../protocol/todo.ts";
 import type { AgentEvent, PermissionMode } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
@@ -34,6 +35,8 @@ export interface ToolCallView {
   droppedChars?: number;
   status: "running" | "ok" | "error";
   durationMs?: number;
+  /** A `!` command the user ran: its output is shown at length, in every display mode. */
+  full?: boolean;
 }
 
 export type TranscriptItem =
@@ -78,6 +81,8 @@ export interface StatusState {
   sandbox?: string;
   totalInputTokens: number;
   totalOutputTokens: number;
+  /** `--max-budget-usd` / maxBudgetUsd: the status line shows the spend against it. */
+  budgetUsd?: number;
 }
 
 export interface ViewState {
@@ -97,6 +102,10 @@ export interface ViewState {
   /** A turn started in this epoch; until then labels for committed groups are restored in place. */
   turnInEpoch?: boolean;
   lastCheckpointId: string | null;
+  /** The agent's todo list (`todo.updated`), drawn above the prompt (todo-panel.ts). */
+  todos?: TodoItem[];
+  /** `!` alone toggled shell mode: prompt lines run as commands. */
+  shellMode?: boolean;
 }
 
 /** Actions that come from the UI itself, not from the core. */
@@ -108,7 +117,8 @@ export type UiAction =
   /** The sandbox probe answered after start: the status-line segment (undefined = commands are contained). */
   | { type: "ui.set_sandbox"; label: string | undefined }
   /** The live session's meter, applied after a resumed transcript was replayed (its figures are from then). */
-  | { type: "ui.set_context"; tokens: number; window: number };
+  | { type: "ui.set_context"; tokens: number; window: number }
+  | { type: "ui.set_shell_mode"; on: boolean };
 
 export type ViewInput = AgentEvent | UiAction;
 
@@ -122,6 +132,7 @@ export interface InitialViewOptions {
   contextWindow?: number;
   /** What the first request will carry (system prompt + tools), shown before any turn. */
   contextTokens?: number;
+  budgetUsd?: number;
 }
 
 export function initialViewState(o: InitialViewOptions): ViewState {
@@ -142,6 +153,7 @@ export function initialViewState(o: InitialViewOptions): ViewState {
       ...(o.sandbox ? { sandbox: o.sandbox } : {}),
       totalInputTokens: 0,
       totalOutputTokens: 0,
+      ...(o.budgetUsd ? { budgetUsd: o.budgetUsd } : {}),
     },
     queue: [],
     approval: null,
@@ -194,6 +206,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
         ...withTail(c, tailOf(toolResultForPeople(input))),
         status: input.isError ? "error" : "ok",
         durationMs: input.durationMs,
+        ...(input.details?.typedByUser === true ? { full: true } : {}),
       }));
     case "tool_use_summary":
       return onToolUseSummary(state, input);
@@ -268,6 +281,10 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       const s = commitLive(state);
       return { ...s, status: { ...s.status, running: false, turnStartedAt: null } };
     }
+    case "todo.updated":
+      return { ...state, todos: input.items };
+    case "ui.set_shell_mode":
+      return { ...state, shellMode: input.on };
     case "ui.set_display_mode":
       return input.mode === state.displayMode ? state : { ...state, displayMode: input.mode, epoch: state.epoch + 1 };
     case "ui.clear":

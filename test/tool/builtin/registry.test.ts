@@ -3,10 +3,10 @@ import { builtinTools, findTool, TOOL_ALIASES } from "../../../src/tool/registry
 
 test("builtin tools: names, caps, read-only flags, valid specs", () => {
   const tools = builtinTools();
-  expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "exec", "search", "tree", "glob"]);
+  expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "exec", "search", "tree", "glob", "todo"]);
   const caps = Object.fromEntries(tools.map((t) => [t.name, t.maxResultChars]));
-  expect(caps).toEqual({ read: 80_000, write: 30_000, edit: 30_000, exec: 30_000, search: 60_000, tree: 50_000, glob: 30_000 });
-  expect(tools.filter((t) => t.readOnly).map((t) => t.name)).toEqual(["read", "search", "tree", "glob"]);
+  expect(caps).toEqual({ read: 80_000, write: 30_000, edit: 30_000, exec: 30_000, search: 60_000, tree: 50_000, glob: 30_000, todo: 30_000 });
+  expect(tools.filter((t) => t.readOnly).map((t) => t.name)).toEqual(["read", "search", "tree", "glob", "todo"]);
   for (const t of tools) {
     const spec = t.spec();
     expect(spec.parameters.type).toBe("object");
