@@ -91,13 +91,16 @@ export function flavourFromEnv(env: Readonly<Record<string, string | undefined>>
   return v === "agent" ? "agent" : "coder";
 }
 
-export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean; flavour?: PromptFlavour }): string {
+export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean; flavour?: PromptFlavour; role?: string }): string {
   const flavour = opts.flavour ?? "coder";
+  const where = `Project root: ${opts.projectRoot}. Working directory: ${opts.cwd}. Platform: ${opts.platform}. Date: ${opts.date}.`;
+  // A persona's prompt (issue 18) replaces the role and its guidance; where we are stays.
+  if (opts.role) return `${opts.role.trim()}\n\n${where}`;
   const lines = [
     flavour === "coder"
       ? "You are chatcli, an AI coding agent working in the user's terminal, inside their project."
       : "You are chatcli, an AI agent that carries out tasks in the user's terminal: running commands, inspecting the system, and working with files.",
-    `Project root: ${opts.projectRoot}. Working directory: ${opts.cwd}. Platform: ${opts.platform}. Date: ${opts.date}.`,
+    where,
   ];
   if (opts.hasTools && flavour === "coder") {
     lines.push(
@@ -126,6 +129,8 @@ export function composeSystemPrompt(opts: {
   contexts?: Array<{ name: string; content: string }>;
   textToolCatalog?: string;
   tools?: ToolSpec[];
+  /** Parts that go last (skills: the catalog and active bodies, issue 18). */
+  extra?: SystemPart[];
 }): SystemPart[] {
   const parts: SystemPart[] = [{ text: opts.base, cacheable: true }];
   if (opts.bootstrap.length) {
@@ -134,5 +139,6 @@ export function composeSystemPrompt(opts: {
   }
   for (const c of opts.contexts ?? []) parts.push({ text: `Attached context "${c.name}":\n\n${c.content}`, cacheable: true });
   if (opts.textToolCatalog) parts.push({ text: opts.textToolCatalog, cacheable: true });
+  parts.push(...(opts.extra ?? []));
   return parts;
 }

@@ -14,6 +14,8 @@ export interface CommonFlags {
   model?: string;
   permissionMode?: PermissionMode;
   sandbox?: SandboxMode;
+  /** `--agent NAME`: the persona the session starts with (issue 18). */
+  agent?: string;
 }
 
 export type CliCommand =
@@ -34,6 +36,7 @@ export type CliCommand =
   | { kind: "auth"; flags: CommonFlags; action: "login" | "logout" | "status"; provider: string }
   | { kind: "update"; flags: CommonFlags; check: boolean; version?: string }
   | { kind: "hooks"; flags: CommonFlags; action: "list" | "test" | "trust"; event?: string; tool?: string; input?: string }
+  | { kind: "agents"; flags: CommonFlags; action: "list" | "init"; force: boolean }
   /** yargs already printed --help or --version. */
   | { kind: "printed" };
 
@@ -118,6 +121,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     if (typeof a.model === "string" && a.model) f.model = a.model;
     if (typeof a["permission-mode"] === "string") f.permissionMode = a["permission-mode"] as PermissionMode;
     if (typeof a.sandbox === "string") f.sandbox = a.sandbox as SandboxMode;
+    if (typeof a.agent === "string" && a.agent) f.agent = a.agent;
     return f;
   };
   const parser = yargs(argv)
@@ -138,6 +142,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .option("resume", { alias: "r", type: "string", describe: t("args.resume") })
     .option("continue", { alias: "c", type: "boolean", default: false, describe: t("args.continue") })
     .option("rewind", { type: "number", describe: t("args.rewind") })
+    .option("agent", { type: "string", describe: t("args.agent") })
     .command("models", t("args.models"), (y) => y.option("json", { type: "boolean", default: false, describe: t("args.json") }), (a) => {
       result = { kind: "models", flags: common(a), json: Boolean(a.json) };
     })
@@ -176,6 +181,12 @@ export function parseArgs(argv: string[], version: string): CliCommand {
         result = { kind: "hooks", flags: common(a), action, ...(typeof a.event === "string" ? { event: a.event } : {}), ...(typeof a.tool === "string" ? { tool: a.tool } : {}), ...(typeof a.input === "string" ? { input: a.input } : {}) };
       },
     )
+    .command("agents [action]", t("args.agents"), (y) =>
+      y.positional("action", { choices: ["list", "init"] as const, default: "list" as const }).option("force", { type: "boolean", default: false, describe: t("args.agentsForce") }),
+      (a) => {
+        result = { kind: "agents", flags: common(a), action: a.action === "init" ? "init" : "list", force: Boolean(a.force) };
+      },
+    )
     .version("version", t("args.version"), version)
     .alias("version", "v")
     .help("help", t("args.help"))
@@ -192,6 +203,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
   if (a.help || a.version) return { kind: "printed" };
   const positional = (a._ as unknown[] | undefined) ?? [];
   if (positional.length) throw new UsageError(t("args.unknownCommand", { name: String(positional[0]) }));
+  if (a.agent !== undefined && (typeof a.agent !== "string" || !a.agent.trim())) throw new UsageError(t("args.agentNeedsValue"));
   const maxTurns = typeof a["max-turns"] === "number" ? a["max-turns"] : undefined;
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) throw new UsageError(t("args.maxTurnsInvalid"));
   const rewind = typeof a.rewind === "number" ? a.rewind : undefined;

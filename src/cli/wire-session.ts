@@ -49,6 +49,7 @@ import { createSandboxRuntime, type SandboxRuntime } from "../sandbox/sandbox.ts
 import { childEnv as filterChildEnv } from "../sandbox/child-env.ts";
 import { listProviderDefinitions } from "../llm/registry.ts";
 import { createExtensions, type Extensions } from "../ext/hooks/wire-extensions.ts";
+import { ExtRuntime } from "../ext/ext-runtime.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -85,6 +86,8 @@ export interface WiredSession {
   sandbox: SandboxRuntime;
   /** Hooks and plugins (issue 19); undefined when none are configured. `ext.runtime.end(reason)` before dispose. */
   ext: Extensions | undefined;
+  /** Skills, personas and custom commands (issue 18). */
+  skills: ExtRuntime;
   dispose(): void;
 }
 
@@ -148,7 +151,12 @@ export function wireSession(o: WireOptions): WiredSession {
     log: (line) => (compactionLog ??= scrubbedLogger(cfg)).info(line),
   });
   const cp = CheckpointStore.load({ sessionId, dir: checkpointDir(cfg.home, sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e), redact: createRedactor(cfg.env) });
-  const tools = createToolHost({
+  // Skills, personas, custom commands (issue 18): discovered asynchronously, awaited before the first request.
+  const skills = new ExtRuntime({
+    roots: { projectRoot: cfg.projectRoot, chatcliHome: cfg.home, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) },
+    addReadPath: (dir) => paths.addReadPath(dir),
+  });
+  const tools = skills.wrapTools(createToolHost({
     projectRoot: cfg.projectRoot,
     cwd: cfg.cwd,
     paths,
@@ -164,7 +172,7 @@ export function wireSession(o: WireOptions): WiredSession {
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
     configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: cfg.projectRoot, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
-  });
+  }));
   const usage = new UsageTracker();
   const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
   // Overflow files go to the recorded session's directory (set by the recorder below, and again when it moves
@@ -242,10 +250,11 @@ export function wireSession(o: WireOptions): WiredSession {
   }
   const systemPrompt: SessionOptions["turn"]["systemPrompt"] = ({ tools: specs, nativeTools }) =>
     composeSystemPrompt({
-      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env) }),
+      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env), role: skills.rolePrompt() }),
       bootstrap: loader.load(),
       contexts: contexts.parts(),
       ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
+      extra: skills.systemParts(),
     });
   const textLog = new Logger(join(cfg.home, "logs"));
   textLog.addScrubber(createRedactor(cfg.env));
@@ -268,6 +277,7 @@ export function wireSession(o: WireOptions): WiredSession {
       },
       sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
       pipeline: async (history, ctx) => {
+        await skills.beforeRequest(history);
         const r = outgoingOf(history);
         if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
         const compacted = await context.beforeModelCall(r.messages, ctx);
@@ -276,7 +286,10 @@ export function wireSession(o: WireOptions): WiredSession {
         // cuts it again per request); only what compaction itself rewrote (summaries, trims) is new.
         return { persistent: compacted.map(r.sourceOf), outgoing: compacted };
       },
-      maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
+      // Read per run: an active persona's maxTurns (issue 18) can only lower it.
+      get maxTurns() {
+        return Math.min(o.maxTurns ?? maxTurnsFromEnv(cfg.env), skills.persona?.maxTurns ?? Infinity);
+      },
       earlyExitTurns: earlyExitFromEnv(cfg.env),
       transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
       ...(ext ? { beforeInput: (text: string, signal: AbortSignal) => ext.runtime.beforeInput(text, signal), onStop: (c: boolean, signal: AbortSignal) => ext.runtime.onStop(c, signal) } : {}),
@@ -327,6 +340,7 @@ export function wireSession(o: WireOptions): WiredSession {
     },
   };
   session = new Session(opts);
+  skills.attach(session);
   if (recorder) attachRecorder(session, recorder);
   if (ext) {
     const resumed = o.resume !== undefined;
@@ -341,6 +355,7 @@ export function wireSession(o: WireOptions): WiredSession {
     contexts,
     sandbox,
     ext,
+    skills,
     checkpoints: cp,
     session,
     usage,

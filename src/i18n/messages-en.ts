@@ -4,6 +4,7 @@ import { enTui } from "./messages-en-tui.ts";
 import { enAgent } from "./messages-en-agent.ts";
 import { enPermission } from "./messages-en-permission.ts";
 import { enHooks } from "./messages-en-hooks.ts";
+import { enExt } from "./messages-en-ext.ts";
 
 export const en = {
   ...enCli,
@@ -11,4 +12,5 @@ export const en = {
   ...enAgent,
   ...enPermission,
   ...enHooks,
+  ...enExt,
 } as const;

@@ -5,6 +5,7 @@ import { ptBRTui } from "./messages-pt-br-tui.ts";
 import { ptBRAgent } from "./messages-pt-br-agent.ts";
 import { ptBRPermission } from "./messages-pt-br-permission.ts";
 import { ptBRHooks } from "./messages-pt-br-hooks.ts";
+import { ptBRExt } from "./messages-pt-br-ext.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -12,4 +13,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRAgent,
   ...ptBRPermission,
   ...ptBRHooks,
+  ...ptBRExt,
 };
