@@ -36,6 +36,10 @@ import { updateCommand } from "./cli/commands/update.ts";
 import { exitWhenFlushed } from "./cli/exit-when-flushed.ts";
 import { installFatalHandlers, isBrokenPipe, reportFatal } from "./cli/fatal.ts";
 import { readPipedStdin } from "./cli/read-stdin.ts";
+import { agentsCommand } from "./cli/commands/agents.ts";
+import { applyExtStart, configForAgentFlag, headlessPrompt, startExtDiscovery } from "./cli/ext-wiring.ts";
+import { extSlashCommands, handleExtSlash } from "./ext/ext-slash.ts";
+import type { ExtRuntime } from "./ext/ext-runtime.ts";
 
 /** How long `-p "…"` waits for the first byte of piped stdin before going on without it. */
 const STDIN_FIRST_BYTE_MS = 3_000;
@@ -107,6 +111,8 @@ export async function main(argv: string[]): Promise<number> {
         return sessionsCommand(cfg, cmd.action, cmd.file, process.stdout, process.stderr);
       case "hooks":
         return await (await import("./ext/hooks/hooks-command.ts")).hooksCommand(cfg, cmd, process.stdout, process.stderr);
+      case "agents":
+        return await agentsCommand(cfg, cmd.action, cmd.force, process.stdout, process.stderr);
     }
   } catch (err) {
     if (err instanceof CliFailure) {
@@ -138,6 +144,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   if (!prompt.trim()) throw new UsageError(t("usage.promptEmpty"));
   prefetchUserPlugins(cfg.home);
   await registerPluginProviders(cfg.home, cfg.provider);
+  startExtDiscovery(cfg);
+  cfg = await configForAgentFlag(cfg, cmd.flags);
   const resolved = await resolveModel(cfg).catch((err: unknown) => {
     if (shell && err instanceof CliFailure) return offlineModel(cfg, err.message);
     throw err;
@@ -165,6 +173,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     },
   });
   const session = wired.session;
+  for (const w of (await applyExtStart(wired.skills, cmd.flags)).warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
+  prompt = headlessPrompt(wired.skills, prompt);
   if (cmd.rewind !== undefined) {
     const r = await applyRewindFlag(wired, cmd.rewind);
     if (!r) return 1;
@@ -183,6 +193,8 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     // Never holding up the run. stream-json always gets the sandbox state (its end waits for the probe, started
     // early); text mode says it, warning when none can run, once the first exec has probed (no exec, no probe).
     afterStart: () => {
+      // `--agent`: stream-json consumers see the persona like a `/agent` switch.
+      if (cmd.flags.agent) session.publish({ type: "persona.changed", name: cmd.flags.agent });
       const announce = (s: SandboxStatus) => session.publish({ type: "notice", ...sandboxNotice(s, wired.sandbox.network) });
       if (cmd.outputFormat === "stream-json") return wired.sandbox.ready().then(announce);
       wired.sandbox.onSettled(announce);
@@ -212,6 +224,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   // Start loading OpenTUI (the largest module graph) while the model info round trips are in flight.
   if (!cmd.noTui && process.stdout.isTTY) import("./ui/tui/run-tui.ts").catch(() => undefined);
   await registerPluginProviders(cfg.home, cfg.provider);
+  cfg = await configForAgentFlag(cfg, cmd.flags);
   const resolved = await resolveModel(cfg);
   const resume = resolveResume(cfg, cmd);
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
@@ -221,6 +234,11 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   // Bell / OSC when a long turn ends or an approval waits (settings `notify`); only to a terminal.
   const notify = createNotifier({ config: notifyConfig(cfg.settings.notify), out: process.stdout, env: cfg.env });
   if (notify) session.subscribe(notify);
+  // The TUI's first frame does not wait for discovery (its commands and notices arrive later); plain mode does.
+  const plainOut = cmd.noTui || !process.stdout.isTTY;
+  // (`--agent` was looked up already, and its persona must be on before the first request.)
+  const extStart = plainOut || cmd.flags.agent ? applyExtStart(wired.skills, cmd.flags) : afterFirstFrame().then(() => applyExtStart(wired.skills, cmd.flags));
+  if (plainOut) for (const w of (await extStart).warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
   let replay = resume ? transcriptEvents(resume, { contextWindow: session.contextWindow }) : [];
   if (cmd.rewind !== undefined) {
     // Issue 7: rewind before the TUI starts; it then shows the restored conversation with the prompt put back.
@@ -235,7 +253,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     else replay = [...replay, { type: "notice" as const, level: "info" as const, text: resolved.notice }];
   }
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}) });
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}), skills: wired.skills, extStart });
   } finally {
     await wired.ext?.runtime.end("prompt_input_exit");
     wired.dispose();
@@ -249,7 +267,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
-  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions } = { replay: [] },
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions; skills?: ExtRuntime; extStart?: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }> } = { replay: [] },
 ): Promise<number> {
   // Provider errors read the same in every mode: where it looked and what to do (describe-error.ts).
   const describe = (e: import("./protocol/llm.ts").LlmError): string => {
@@ -263,6 +281,8 @@ async function runInteractive(
     if (mine) return mine;
     const fromExt = extSlashCommand(extras.ext, name, args);
     if (fromExt) return fromExt;
+    const fromSkills = extras.skills ? handleExtSlash(extras.skills, name, args) : undefined;
+    if (fromSkills) return fromSkills;
     if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
     if (name === "help") return plainHelpText([...(extras.slash?.commands ?? []), ...(extras.daily?.commands ?? [])]);
     if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
@@ -284,6 +304,7 @@ async function runInteractive(
     // "/session" is already a built-in name in the TUI's completion list.
     extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? [])],
     ...(cfg.maxBudgetUsd !== undefined ? { budgetUsd: cfg.maxBudgetUsd } : {}),
+    ...(extras.skills && extras.extStart ? { lateExtras: lateExtras(extras.skills, extras.extStart) } : {}),
     provider: resolved.providerId,
     model: resolved.model,
     version: versionString(),
@@ -302,6 +323,16 @@ async function runInteractive(
     listModels: () => listModelChoices(cfg),
     onSlashCommand,
   });
+}
+
+/** A little after the TUI's first frame: work that must not compete with start-up waits for it. */
+function afterFirstFrame(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, TUI_PROBE_DELAY_MS));
+}
+
+/** Skills', personas' and custom commands' slash commands and start-up events, once discovered (issue 18). */
+function lateExtras(ext: ExtRuntime, start: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }>) {
+  return start.then((s) => ({ commands: extSlashCommands(ext), events: s.events }));
 }
 
 /**

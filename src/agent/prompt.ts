@@ -95,13 +95,16 @@ export function flavourFromEnv(env: Readonly<Record<string, string | undefined>>
 const TODO_GUIDANCE =
   "For a task with several steps, first write a plan with the `todo` tool (the whole list every time), keep one item in_progress while you work on it and mark each done as soon as it is finished; update the list when the plan changes.";
 
-export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean; flavour?: PromptFlavour }): string {
+export function basePrompt(opts: { cwd: string; projectRoot: string; platform: string; date: string; hasTools: boolean; flavour?: PromptFlavour; role?: string }): string {
   const flavour = opts.flavour ?? "coder";
+  const where = `Project root: ${opts.projectRoot}. Working directory: ${opts.cwd}. Platform: ${opts.platform}. Date: ${opts.date}.`;
+  // A persona's prompt (issue 18) replaces the role and its guidance; where we are stays.
+  if (opts.role) return `${opts.role.trim()}\n\n${where}`;
   const lines = [
     flavour === "coder"
       ? "You are chatcli, an AI coding agent working in the user's terminal, inside their project."
       : "You are chatcli, an AI agent that carries out tasks in the user's terminal: running commands, inspecting the system, and working with files.",
-    `Project root: ${opts.projectRoot}. Working directory: ${opts.cwd}. Platform: ${opts.platform}. Date: ${opts.date}.`,
+    where,
   ];
   if (opts.hasTools && flavour === "coder") {
     lines.push(
@@ -132,6 +135,8 @@ export function composeSystemPrompt(opts: {
   contexts?: Array<{ name: string; content: string }>;
   textToolCatalog?: string;
   tools?: ToolSpec[];
+  /** Parts that go last (skills: the catalog and active bodies, issue 18). */
+  extra?: SystemPart[];
 }): SystemPart[] {
   const parts: SystemPart[] = [{ text: opts.base, cacheable: true }];
   if (opts.bootstrap.length) {
@@ -140,5 +145,6 @@ export function composeSystemPrompt(opts: {
   }
   for (const c of opts.contexts ?? []) parts.push({ text: `Attached context "${c.name}":\n\n${c.content}`, cacheable: true });
   if (opts.textToolCatalog) parts.push({ text: opts.textToolCatalog, cacheable: true });
+  parts.push(...(opts.extra ?? []));
   return parts;
 }

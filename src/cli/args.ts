@@ -16,6 +16,8 @@ export interface CommonFlags {
   sandbox?: SandboxMode;
   /** `--max-budget-usd N` (issue 25). */
   maxBudgetUsd?: number;
+  /** `--agent NAME`: the persona the session starts with (issue 18). */
+  agent?: string;
 }
 
 export type CliCommand =
@@ -36,6 +38,7 @@ export type CliCommand =
   | { kind: "auth"; flags: CommonFlags; action: "login" | "logout" | "status"; provider: string }
   | { kind: "update"; flags: CommonFlags; check: boolean; version?: string }
   | { kind: "hooks"; flags: CommonFlags; action: "list" | "test" | "trust"; event?: string; tool?: string; input?: string }
+  | { kind: "agents"; flags: CommonFlags; action: "list" | "init"; force: boolean }
   /** yargs already printed --help or --version. */
   | { kind: "printed" };
 
@@ -125,6 +128,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
       if (!Number.isFinite(usd) || usd <= 0) throw new UsageError(t("budget.invalid", { value: String(a["max-budget-usd"]) }));
       f.maxBudgetUsd = usd;
     }
+    if (typeof a.agent === "string" && a.agent) f.agent = a.agent;
     return f;
   };
   const parser = yargs(argv)
@@ -146,6 +150,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .option("continue", { alias: "c", type: "boolean", default: false, describe: t("args.continue") })
     .option("rewind", { type: "number", describe: t("args.rewind") })
     .option("max-budget-usd", { type: "number", describe: t("args.maxBudgetUsd") })
+    .option("agent", { type: "string", describe: t("args.agent") })
     .command("models", t("args.models"), (y) => y.option("json", { type: "boolean", default: false, describe: t("args.json") }), (a) => {
       result = { kind: "models", flags: common(a), json: Boolean(a.json) };
     })
@@ -184,6 +189,12 @@ export function parseArgs(argv: string[], version: string): CliCommand {
         result = { kind: "hooks", flags: common(a), action, ...(typeof a.event === "string" ? { event: a.event } : {}), ...(typeof a.tool === "string" ? { tool: a.tool } : {}), ...(typeof a.input === "string" ? { input: a.input } : {}) };
       },
     )
+    .command("agents [action]", t("args.agents"), (y) =>
+      y.positional("action", { choices: ["list", "init"] as const, default: "list" as const }).option("force", { type: "boolean", default: false, describe: t("args.agentsForce") }),
+      (a) => {
+        result = { kind: "agents", flags: common(a), action: a.action === "init" ? "init" : "list", force: Boolean(a.force) };
+      },
+    )
     .version("version", t("args.version"), version)
     .alias("version", "v")
     .help("help", t("args.help"))
@@ -200,6 +211,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
   if (a.help || a.version) return { kind: "printed" };
   const positional = (a._ as unknown[] | undefined) ?? [];
   if (positional.length) throw new UsageError(t("args.unknownCommand", { name: String(positional[0]) }));
+  if (a.agent !== undefined && (typeof a.agent !== "string" || !a.agent.trim())) throw new UsageError(t("args.agentNeedsValue"));
   const maxTurns = typeof a["max-turns"] === "number" ? a["max-turns"] : undefined;
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) throw new UsageError(t("args.maxTurnsInvalid"));
   const rewind = typeof a.rewind === "number" ? a.rewind : undefined;

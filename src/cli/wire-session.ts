@@ -53,6 +53,7 @@ import { TodoState } from "../agent/todo/todo-state.ts";
 import { createBudgetGuard, type BudgetGuard } from "../llm/budget.ts";
 import { createShellPassthrough } from "../agent/shell-passthrough/run-shell.ts";
 import { createInitGuard, type InitGuard } from "../agent/init/init-guard.ts";
+import { ExtRuntime } from "../ext/ext-runtime.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -95,6 +96,8 @@ export interface WiredSession {
   sandbox: SandboxRuntime;
   /** Hooks and plugins (issue 19); undefined when none are configured. `ext.runtime.end(reason)` before dispose. */
   ext: Extensions | undefined;
+  /** Skills, personas and custom commands (issue 18). */
+  skills: ExtRuntime;
   dispose(): void;
 }
 
@@ -159,7 +162,12 @@ export function wireSession(o: WireOptions): WiredSession {
   });
   const cp = CheckpointStore.load({ sessionId, dir: checkpointDir(cfg.home, sessionId), projectRoot: cfg.projectRoot, ...checkpointLimitsFromEnv(cfg.env), publish: (e) => session?.publish(e), redact: createRedactor(cfg.env) });
   const initGuard = createInitGuard(policy, { projectRoot: cfg.projectRoot });
-  const tools = createToolHost({
+  // Skills, personas, custom commands (issue 18): discovered asynchronously, awaited before the first request.
+  const skills = new ExtRuntime({
+    roots: { projectRoot: cfg.projectRoot, chatcliHome: cfg.home, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) },
+    addReadPath: (dir) => paths.addReadPath(dir),
+  });
+  const tools = skills.wrapTools(createToolHost({
     projectRoot: cfg.projectRoot,
     cwd: cfg.cwd,
     paths,
@@ -175,7 +183,7 @@ export function wireSession(o: WireOptions): WiredSession {
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
     configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: cfg.projectRoot, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
-  });
+  }));
   const usage = new UsageTracker();
   const todos = TodoState.fromEvents(o.resume?.viewEvents ?? []);
   const budget = cfg.maxBudgetUsd !== undefined ? createBudgetGuard({ limitUsd: cfg.maxBudgetUsd, usage, inputTokens: (r) => context.requestTokens(r.messages) }) : undefined;
@@ -255,10 +263,11 @@ export function wireSession(o: WireOptions): WiredSession {
   }
   const systemPrompt: SessionOptions["turn"]["systemPrompt"] = ({ tools: specs, nativeTools }) =>
     composeSystemPrompt({
-      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env) }),
+      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env), role: skills.rolePrompt() }),
       bootstrap: loader.load(),
       contexts: contexts.parts(),
       ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
+      extra: skills.systemParts(),
     });
   const textLog = new Logger(join(cfg.home, "logs"));
   textLog.addScrubber(createRedactor(cfg.env));
@@ -281,6 +290,7 @@ export function wireSession(o: WireOptions): WiredSession {
       },
       sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
       pipeline: async (history, ctx) => {
+        await skills.beforeRequest(history);
         const r = outgoingOf(history);
         if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
         const compacted = await context.beforeModelCall(r.messages, ctx);
@@ -291,7 +301,10 @@ export function wireSession(o: WireOptions): WiredSession {
       },
       anchorNote: () => todos.reminder(),
       ...(budget ? { checkRequest: (r) => budget.check(r) } : {}),
-      maxTurns: o.maxTurns ?? maxTurnsFromEnv(cfg.env),
+      // Read per run: an active persona's maxTurns (issue 18) can only lower it.
+      get maxTurns() {
+        return Math.min(o.maxTurns ?? maxTurnsFromEnv(cfg.env), skills.persona?.maxTurns ?? Infinity);
+      },
       earlyExitTurns: earlyExitFromEnv(cfg.env),
       transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
       ...(ext ? { beforeInput: (text: string, signal: AbortSignal) => ext.runtime.beforeInput(text, signal), onStop: (c: boolean, signal: AbortSignal) => ext.runtime.onStop(c, signal) } : {}),
@@ -360,6 +373,7 @@ export function wireSession(o: WireOptions): WiredSession {
     if (update) queueMicrotask(() => session?.publish(update));
     initGuard.observe(e);
   });
+  skills.attach(session);
   if (recorder) attachRecorder(session, recorder);
   if (ext) {
     const resumed = o.resume !== undefined;
@@ -374,6 +388,7 @@ export function wireSession(o: WireOptions): WiredSession {
     contexts,
     sandbox,
     ext,
+    skills,
     checkpoints: cp,
     session,
     usage,

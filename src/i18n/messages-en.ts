@@ -5,6 +5,7 @@ import { enAgent } from "./messages-en-agent.ts";
 import { enPermission } from "./messages-en-permission.ts";
 import { enHooks } from "./messages-en-hooks.ts";
 import { enDaily } from "./messages-en-daily.ts";
+import { enExt } from "./messages-en-ext.ts";
 
 export const en = {
   ...enCli,
@@ -13,4 +14,5 @@ export const en = {
   ...enPermission,
   ...enHooks,
   ...enDaily,
+  ...enExt,
 } as const;

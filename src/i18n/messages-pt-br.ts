@@ -6,6 +6,7 @@ import { ptBRAgent } from "./messages-pt-br-agent.ts";
 import { ptBRPermission } from "./messages-pt-br-permission.ts";
 import { ptBRHooks } from "./messages-pt-br-hooks.ts";
 import { ptBRDaily } from "./messages-pt-br-daily.ts";
+import { ptBRExt } from "./messages-pt-br-ext.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -14,4 +15,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRPermission,
   ...ptBRHooks,
   ...ptBRDaily,
+  ...ptBRExt,
 };

@@ -182,6 +182,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("provider.switched"), from: z.string(), to: z.string(), reason: z.string() }),
   z.object({ type: z.literal("model.changed"), provider: z.string(), model: z.string(), contextWindow: z.number().optional() }),
   z.object({ type: z.literal("permission_mode.changed"), mode: permissionModeSchema }),
+  /** The main session's persona (an agent definition, issue 18); no name: back to none. */
+  z.object({ type: z.literal("persona.changed"), name: z.string().optional() }),
   /** `paused`: an interrupt holds the queue; it waits for `send_queued`, the next prompt, or removal. */
   z.object({ type: z.literal("queue.updated"), items: z.array(z.string()), paused: z.boolean().optional() }),
   z.object({ type: z.literal("notice"), level: z.enum(["info", "warn", "error"]), text: z.string() }),

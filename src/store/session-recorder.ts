@@ -129,6 +129,8 @@ export class SessionRecorder {
       case "approval.resolved":
       case "queue.updated":
       case "session.started":
+      // A resumed session starts without a persona: replaying one would show a persona that is not on.
+      case "persona.changed":
         return;
       case "session.ended":
         return this.sync();

@@ -28,6 +28,8 @@ export function toolErrorLine(e: FailedToolCall): string | undefined {
       if (d.deniedBy === "policy") return t("toolError.blocked", { action });
       if (d.deniedBy === "interrupted") return t("toolError.interrupted", { action });
       return t("toolError.denied", { action });
+    case "tool_not_allowed":
+      return t("toolError.notAllowed", { name: e.name, by: typeof d.restrictedBy === "string" ? d.restrictedBy : "" });
     case "not_executed":
       return t("toolError.notExecuted", { action });
     case "unknown_tool":

@@ -49,6 +49,7 @@ function statusParts(state: ViewState, now: number, spinnerFrame: number): Part[
     parts.push({ text: t("status.escToInterrupt"), keep: 40 });
   }
   if (state.queue.length) parts.push({ text: t("status.queued", { count: state.queue.length }), keep: 80 });
+  if (s.persona) parts.push({ text: t("status.persona", { name: s.persona }), keep: 85, short: `@${s.persona}` });
   parts.push({ text: s.permissionMode, keep: 90 });
   if (s.sandbox) parts.push({ text: s.sandbox, keep: 60 });
   if (s.gitBranch) parts.push({ text: `⎇ ${s.gitBranch}`, keep: 10 });

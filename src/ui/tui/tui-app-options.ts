@@ -41,6 +41,11 @@ export interface TuiAppOptions {
   listModels?(): Promise<ModelChoice[]>;
   /** Extra slash commands to complete (handled by onSlashCommand). */
   extraCommands?: SlashCommand[];
+  /**
+   * What arrives after the first frame (skills, personas and custom commands are discovered asynchronously): more
+   * slash commands to complete and list, and events to show (skipped files, the persona of `--agent`).
+   */
+  lateExtras?: Promise<{ commands: SlashCommand[]; events: import("../../protocol/events.ts").AgentEvent[] }>;
   onExit(code: number): void;
   log?(msg: string): void;
   /** Also given each mouse selection copied with OSC 52 (run-tui: the plain OSC 52 tmux turns into a buffer). */

@@ -120,6 +120,10 @@ export class TuiApp {
     });
     // A resumed transcript was just replayed with the meter of its time: today's model and history win.
     if (opts.contextWindow) this.dispatch({ type: "ui.set_context", tokens: opts.contextTokens ?? this.state.status.contextTokens, window: opts.contextWindow }, false);
+    opts.lateExtras?.then((x) => {
+      this.commands.push(...x.commands);
+      for (const e of x.events) this.dispatch(e);
+    });
     opts.sandboxState?.then((s) => {
       this.dispatch({ type: "ui.set_sandbox", label: s.label });
       if (s.notice) this.dispatch({ type: "ui.notice", ...s.notice });

@@ -76,6 +76,8 @@ export interface StatusState {
   /** Clock time the running turn started (ms), for the elapsed counter. */
   turnStartedAt: number | null;
   permissionMode: PermissionMode;
+  /** The active persona (`/agent NAME`), shown in the status line. */
+  persona?: string;
   gitBranch?: string;
   /** Shown when commands are not sandboxed ("sandbox off", "no sandbox"); unset when they are. */
   sandbox?: string;
@@ -243,6 +245,10 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     }
     case "model.changed":
       return { ...state, status: { ...state.status, provider: input.provider, model: input.model, serving: undefined, ...(input.contextWindow ? { contextWindow: input.contextWindow } : {}) } };
+    case "persona.changed": {
+      const { persona: _old, ...rest } = state.status;
+      return { ...state, status: input.name ? { ...rest, persona: input.name } : rest };
+    }
     case "permission_mode.changed":
     case "ui.set_permission_mode":
       return { ...state, status: { ...state.status, permissionMode: input.mode } };
