@@ -114,7 +114,7 @@ function scan(): string[] {
 describe("user-facing text goes through the i18n table", () => {
   test("no English literal reaches a notice, the CLI's output, yargs or a usage/config error", () => {
     expect(scan()).toEqual([]);
-  });
+  }, 30_000);
 
   test("every allowlisted exception still exists (a stale entry would hide a new one)", () => {
     const all = new Set<string>();
@@ -129,5 +129,5 @@ describe("user-facing text goes through the i18n table", () => {
       visit(source);
     }
     expect([...ALLOWED].filter((e) => !all.has(e))).toEqual([]);
-  });
+  }, 30_000);
 });
