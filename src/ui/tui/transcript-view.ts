@@ -24,6 +24,7 @@ import type { ToolCallView, TranscriptItem, ViewState } from "./view-model.ts";
 import { chunk, itemChunks, thinkingChunks, toolChunks, type RenderFlags } from "./item-chunks.ts";
 import { markdownChunks } from "./markdown-text.ts";
 import { colors } from "./theme.ts";
+import type { ScrollRegionRect } from "./scroll-region.ts";
 
 const PAGE_LINES = 200;
 
@@ -98,6 +99,15 @@ export class TranscriptView {
     }
     this.live.gapAbove = this.pages.length > 0;
     this.live.sync(state, flags);
+  }
+
+  /**
+   * The screen rows the transcript owns and the columns its text uses (no padding, no scroll bar), for
+   * scroll-region.ts: those rows only ever move as a block.
+   */
+  regionRect(): ScrollRegionRect {
+    const s = this.scroll;
+    return { top: s.screenY, height: s.height, left: s.screenX + 1, width: Math.max(0, s.width - 3) };
   }
 
   pageBy(fraction: number): void {
