@@ -90,15 +90,14 @@ export class MarkupHoldback {
   }
 }
 
+/** Every proper prefix of every trigger, so a held tail is found with one lookup per length (not one per trigger). */
+const TRIGGER_PREFIXES = new Set(TRIGGERS.flatMap((t) => Array.from({ length: t.length - 1 }, (_, n) => t.slice(0, n + 1))));
+const LONGEST_PREFIX = Math.max(0, ...TRIGGERS.map((t) => t.length - 1));
+
+/** The longest tail of `lower` that is the start of a trigger (it may complete in the next delta). */
 function partialTriggerSuffix(lower: string): number {
-  let best = 0;
-  for (const t of TRIGGERS) {
-    for (let n = Math.min(t.length - 1, lower.length); n > best; n--) {
-      if (lower.endsWith(t.slice(0, n))) {
-        best = n;
-        break;
-      }
-    }
+  for (let n = Math.min(LONGEST_PREFIX, lower.length); n > 0; n--) {
+    if (TRIGGER_PREFIXES.has(lower.slice(lower.length - n))) return n;
   }
-  return best;
+  return 0;
 }
