@@ -9,7 +9,7 @@
  * Pure: the caller passes the clock.
  */
 export const READ_CPS = 800;
-export const MAX_GAP_MS = 200;
+export const MAX_GAP_MS = 333;
 const WINDOW_MS = 500;
 
 export class StreamPacer {

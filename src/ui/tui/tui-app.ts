@@ -58,6 +58,7 @@ export class TuiApp {
   /** Keyboard-side state shared with the keymap (tui-key-handler.ts). */
   private readonly input = initialInputState();
   private syncTimer: TimerHandle | null = null;
+  private syncAt = 0;
   /** Paces transcript redraws while text streams faster than anyone reads (issue 24); `transcriptDue` forces one. */
   private readonly pacer: StreamPacer;
   private transcriptDue = true;
@@ -147,12 +148,21 @@ export class TuiApp {
     if (input.type === "rewound" && input.prompt) this.setPrompt(input.prompt);
     this.promptRestore.observe(input);
     if (immediate) this.syncNow();
-    else if (this.syncTimer === null) {
-      this.syncTimer = this.renderer.clock.setTimeout(() => {
-        this.syncTimer = null;
-        this.sync(false);
-      }, Math.max(SYNC_DELAY_MS, 1000 / this.renderer.targetFps));
+    else this.scheduleSync(Math.max(SYNC_DELAY_MS, 1000 / this.renderer.targetFps));
+  }
+
+  /** One sync timer: a sooner sync (the end of a stream waiting behind a paced redraw) replaces a later one. */
+  private scheduleSync(delay: number): void {
+    const at = this.renderer.clock.now() + delay;
+    if (this.syncTimer !== null) {
+      if (this.syncAt <= at) return;
+      this.renderer.clock.clearTimeout(this.syncTimer);
     }
+    this.syncAt = at;
+    this.syncTimer = this.renderer.clock.setTimeout(() => {
+      this.syncTimer = null;
+      this.sync(false);
+    }, delay);
   }
 
   /** Pushes the current state into the components (tests call it to skip the coalescing delay). */
@@ -177,12 +187,7 @@ export class TuiApp {
       if (this.committer) this.committer.sync(s.items, s.epoch, flags);
       this.pacer.drawn(now);
       this.transcriptDue = false;
-    } else {
-      this.syncTimer = this.renderer.clock.setTimeout(() => {
-        this.syncTimer = null;
-        this.sync(false);
-      }, wait);
-    }
+    } else this.scheduleSync(wait);
     this.syncQueue();
     this.syncTodo();
     this.syncPromptMarker();

@@ -42,7 +42,11 @@ test("a fast stream is drawn at the paced rate, key echo is immediate, the end s
   setup.mockInput.pressKey("z");
   await setup.renderOnce();
   expect(setup.captureCharFrame().split("\n").find((l) => l.includes("› "))).toContain("z");
-  // The end of the answer: drawn at the next frame, not after a pacing gap.
+  // The end of the answer, right after a paced redraw: drawn at the next frame, not a pacing gap later.
+  const before = lastRow();
+  while (lastRow() === before) await tick();
+  for (let i = 0; i < 5; i++) await tick(); // the coalesced sync has run and found the transcript not due yet
+  expect(lastRow()).toBeLessThan(n);
   session.emit({ type: "message.completed", messageId: "m1", message: { role: "assistant", content: all } });
   clock.advance(40);
   await setup.renderOnce();
