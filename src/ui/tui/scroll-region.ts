@@ -27,6 +27,7 @@ export interface ScrollRegionRect {
   width: number;
 }
 
+/** A buffer's planes, read once per frame (OpenTUI's accessors check their scope on every read). */
 interface Planes {
   width: number;
   height: number;
@@ -34,6 +35,10 @@ interface Planes {
   fg: Uint16Array;
   bg: Uint16Array;
   attributes: Uint32Array;
+}
+
+function planes(p: Planes): Planes {
+  return { width: p.width, height: p.height, char: p.char, fg: p.fg, bg: p.bg, attributes: p.attributes };
 }
 
 interface RawWriter {
@@ -64,6 +69,8 @@ export class ScrollRegionMover {
   rowsMoved = 0;
   gapsFilled = 0;
   private readonly enc = new TextEncoder();
+  /** The region's row hashes of the last frame, which the encoder's copy holds now. */
+  private prev: { key: string; hashes: number[] } | null = null;
   private readonly fn = (next: OptimizedBuffer): void => this.onFrame(next);
 
   constructor(
@@ -84,15 +91,19 @@ export class ScrollRegionMover {
     const rect = this.region();
     if (!rect) return;
     try {
-      const n = next.buffers as Planes;
-      this.renderer.currentRenderBuffer.withBuffers((c) => this.apply(rect, n, c));
+      const n = planes(next.buffers as Planes);
+      this.renderer.currentRenderBuffer.withBuffers((c) => this.apply(rect, n, planes(c)));
     } catch {
       // A buffer that cannot be borrowed now (resize, suspend): this frame repaints as usual.
+      this.prev = null;
     }
   }
 
   private apply(rect: ScrollRegionRect, n: Planes, c: Planes): void {
-    if (n.width !== c.width || n.height !== c.height) return;
+    if (n.width !== c.width || n.height !== c.height) {
+      this.prev = null;
+      return;
+    }
     this.move(rect, n, c);
     this.gapsFilled += fillGaps(n, c);
   }
@@ -101,39 +112,23 @@ export class ScrollRegionMover {
     const top = Math.max(0, rect.top);
     const bottom = Math.min(n.height, rect.top + rect.height);
     const h = bottom - top;
-    if (h < 4) return;
     const left = Math.max(0, rect.left);
     const right = Math.min(n.width, rect.left + rect.width);
+    const key = `${n.width}x${n.height}:${top}-${bottom}:${left}-${right}`;
+    if (h < 4 || right <= left) {
+      this.prev = null;
+      return;
+    }
     const hn = new Array<number>(h);
-    const hc = new Array<number>(h);
     const blank = new Array<boolean>(h);
     for (let r = 0; r < h; r++) {
       hn[r] = rowHash(n, top + r, left, right);
-      hc[r] = rowHash(c, top + r, left, right);
       blank[r] = isBlankRow(n, top + r, left, right);
     }
-    // Rows of the new frame already on screen `k` rows lower (k > 0: content moved up) or higher (k < 0).
-    const matches = (k: number): number => {
-      let m = 0;
-      for (let r = 0; r < h; r++) {
-        const from = r + k;
-        if (from < 0 || from >= h || blank[r]) continue;
-        if (hn[r] === hc[from]) m++;
-      }
-      return m;
-    };
-    const still = matches(0);
-    let best = 0;
-    let bestGain = MIN_GAIN - 1;
-    for (let k = 1; k < h; k++) {
-      for (const s of [k, -k]) {
-        const gain = matches(s) - still;
-        if (gain > bestGain) {
-          bestGain = gain;
-          best = s;
-        }
-      }
-    }
+    // After a frame the encoder's copy is that frame, so last frame's hashes are the copy's (no second pass).
+    const hc = this.prev?.key === key ? this.prev.hashes : Array.from({ length: h }, (_, r) => rowHash(c, top + r, left, right));
+    this.prev = { key, hashes: hn };
+    const best = bestShift(hn, hc, blank);
     if (best === 0) return;
     if (!this.write(top, bottom, best)) return;
     shiftRows(c, n, top, bottom, best);
@@ -164,6 +159,35 @@ function nativeWriter(renderer: CliRenderer): RawWriter | null {
   const write: unknown = Reflect.get(session, "write");
   if (typeof write !== "function") return null;
   return { write: (bytes) => Boolean(Reflect.apply(write, session, [bytes])) };
+}
+
+/**
+ * The shift k (rows the content moved up; negative: down) that puts the most non-blank rows of the new frame
+ * where the terminal already has them, if it beats not moving by MIN_GAIN rows; else 0.
+ */
+function bestShift(hn: number[], hc: number[], blank: boolean[]): number {
+  const h = hn.length;
+  const matches = (k: number): number => {
+    let m = 0;
+    for (let r = Math.max(0, -k); r < Math.min(h, h - k); r++) if (!blank[r] && hn[r] === hc[r + k]) m++;
+    return m;
+  };
+  const still = matches(0);
+  if (still === h) return 0;
+  let best = 0;
+  let bestGain = MIN_GAIN - 1;
+  const consider = (k: number) => {
+    const gain = matches(k) - still;
+    if (gain > bestGain) {
+      bestGain = gain;
+      best = k;
+    }
+  };
+  for (let k = 1; k < h; k++) {
+    consider(k);
+    consider(-k);
+  }
+  return best;
 }
 
 function rowHash(p: Planes, y: number, from: number, to: number): number {
