@@ -25,6 +25,8 @@ export interface ScrollRegionRect {
   height: number;
   left: number;
   width: number;
+  /** Changes whenever the region's content may have (text, scrolling); a frame with the same version is skipped. */
+  version?: string;
 }
 
 /** A buffer's planes, read once per frame (OpenTUI's accessors check their scope on every read). */
@@ -71,6 +73,7 @@ export class ScrollRegionMover {
   private readonly enc = new TextEncoder();
   /** The region's row hashes of the last frame, which the encoder's copy holds now. */
   private prev: { key: string; hashes: number[] } | null = null;
+  private seen = "";
   private readonly fn = (next: OptimizedBuffer): void => this.onFrame(next);
 
   constructor(
@@ -90,6 +93,10 @@ export class ScrollRegionMover {
   private onFrame(next: OptimizedBuffer): void {
     const rect = this.region();
     if (!rect) return;
+    // Most frames change only the status line or the prompt (spinner, key echo): nothing to move or merge.
+    const seen = `${rect.version ?? Math.random()}:${rect.top}:${rect.height}:${rect.left}:${rect.width}:${this.renderer.width}x${this.renderer.height}`;
+    if (seen === this.seen) return;
+    this.seen = seen;
     try {
       const n = planes(next.buffers as Planes);
       this.renderer.currentRenderBuffer.withBuffers((c) => this.apply(rect, n, planes(c)));
@@ -191,16 +198,16 @@ function bestShift(hn: number[], hc: number[], blank: boolean[]): number {
 }
 
 function rowHash(p: Planes, y: number, from: number, to: number): number {
+  const { char, attributes, fg, bg } = p;
   let h = 0x811c9dc5;
-  for (let x = from; x < to; x++) {
-    const i = y * p.width + x;
-    h = Math.imul(h ^ p.char[i]!, 16777619);
-    h = Math.imul(h ^ p.attributes[i]!, 16777619);
+  for (let i = y * p.width + from, end = y * p.width + to; i < end; i++) {
     const j = i * 4;
-    h = Math.imul(h ^ (p.fg[j]! | (p.fg[j + 1]! << 16)), 16777619);
-    h = Math.imul(h ^ (p.fg[j + 2]! | (p.fg[j + 3]! << 16)), 16777619);
-    h = Math.imul(h ^ (p.bg[j]! | (p.bg[j + 1]! << 16)), 16777619);
-    h = Math.imul(h ^ (p.bg[j + 2]! | (p.bg[j + 3]! << 16)), 16777619);
+    h = Math.imul(h ^ char[i]!, 16777619);
+    h = Math.imul(h ^ attributes[i]!, 16777619);
+    h = Math.imul(h ^ (fg[j]! | (fg[j + 1]! << 16)), 16777619);
+    h = Math.imul(h ^ (fg[j + 2]! | (fg[j + 3]! << 16)), 16777619);
+    h = Math.imul(h ^ (bg[j]! | (bg[j + 1]! << 16)), 16777619);
+    h = Math.imul(h ^ (bg[j + 2]! | (bg[j + 3]! << 16)), 16777619);
   }
   return h >>> 0;
 }
@@ -270,9 +277,13 @@ function markChanged(c: Planes, n: Planes, i: number): void {
 
 function sameCell(n: Planes, c: Planes, i: number): boolean {
   if (n.char[i] !== c.char[i] || n.attributes[i] !== c.attributes[i]) return false;
+  const nf = n.fg;
+  const cf = c.fg;
+  const nb = n.bg;
+  const cb = c.bg;
   const j = i * 4;
-  return n.fg[j] === c.fg[j] && n.fg[j + 1] === c.fg[j + 1] && n.fg[j + 2] === c.fg[j + 2] && n.fg[j + 3] === c.fg[j + 3] &&
-    n.bg[j] === c.bg[j] && n.bg[j + 1] === c.bg[j + 1] && n.bg[j + 2] === c.bg[j + 2] && n.bg[j + 3] === c.bg[j + 3];
+  return nf[j] === cf[j] && nf[j + 1] === cf[j + 1] && nf[j + 2] === cf[j + 2] && nf[j + 3] === cf[j + 3] &&
+    nb[j] === cb[j] && nb[j + 1] === cb[j + 1] && nb[j + 2] === cb[j + 2] && nb[j + 3] === cb[j + 3];
 }
 
 /**

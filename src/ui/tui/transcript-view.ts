@@ -55,6 +55,7 @@ export class TranscriptView {
   private groups = new Map<string, DrawnGroup>();
   private lastGroup: DrawnGroup | null = null;
   private dirty = new Set<Page>();
+  private syncs = 0;
 
   constructor(
     private readonly renderer: CliRenderer,
@@ -87,6 +88,7 @@ export class TranscriptView {
   }
 
   sync(state: ViewState, flags: RenderFlags): void {
+    this.syncs++;
     if (state.epoch !== this.epoch) this.reset(state.epoch);
     if (this.rendered < state.items.length) {
       let page: Page | null = null;
@@ -107,7 +109,9 @@ export class TranscriptView {
    */
   regionRect(): ScrollRegionRect {
     const s = this.scroll;
-    return { top: s.screenY, height: s.height, left: s.screenX + 1, width: Math.max(0, s.width - 3) };
+    // Anything that can change what the rows show: a sync (new text, a new epoch) or a scroll.
+    const version = `${this.syncs}:${s.scrollTop}:${s.scrollHeight}`;
+    return { top: s.screenY, height: s.height, left: s.screenX + 1, width: Math.max(0, s.width - 3), version };
   }
 
   pageBy(fraction: number): void {
