@@ -148,6 +148,8 @@ export class TuiApp {
     if (input.type === "rewound" && input.prompt) this.setPrompt(input.prompt);
     this.promptRestore.observe(input);
     if (immediate) this.syncNow();
+    // The end of an answer is not coalesced with what follows: its last line shows on the next frame.
+    else if (input.type === "message.completed") this.scheduleSync(0);
     else this.scheduleSync(Math.max(SYNC_DELAY_MS, 1000 / this.renderer.targetFps));
   }
 
