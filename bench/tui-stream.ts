@@ -197,7 +197,9 @@ const phaseArg = process.argv.indexOf("--phase");
 if (phaseArg >= 0) {
   const phase = process.argv[phaseArg + 1];
   const rateArg = process.argv.indexOf("--rate");
-  const r = phase === "stream" ? await streamPhase() : phase === "pty" ? await ptyPhase({ rate: Number(process.argv[rateArg + 1] ?? 2000) }) : await appendPhase();
+  const linesArg = process.argv.indexOf("--lines");
+  const sizes = linesArg >= 0 ? { lines: Number(process.argv[linesArg + 1]), chunks: Number(process.argv[linesArg + 1]) * 4, probeEcho: false } : {};
+  const r = phase === "stream" ? await streamPhase() : phase === "pty" ? await ptyPhase({ rate: Number(process.argv[rateArg + 1] ?? 2000), ...sizes }) : await appendPhase();
   process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
   process.exit(0);
 }
@@ -255,4 +257,9 @@ else {
       info("typing echo (ms, worst)", `${sorted[sorted.length - 1]!.toFixed(1)} ms over ${sorted.length} keys`);
     }
   }
+  // A model's own pace (~100 tokens/s): no pacing, every scroll is a scroll-region move.
+  const slow = runPhase<PtyResult>("pty", "--rate", "100", "--lines", "300");
+  console.log(`terminal: a 300-line answer of the same kind (${(slow.textBytes / 1e6).toFixed(3)} MB of text) in 1,200 chunks at 100 chunks/s`);
+  info("bytes written to the terminal", `${(slow.bytes / 1e6).toFixed(3)} MB (${(slow.bytes / slow.textBytes).toFixed(1)}× the text; main: ~2.3 MB, 124×)`);
+  info("frames / scroll moves / CPU / last line", `${slow.frames} / ${slow.scrollMoves} / ${slow.cpuS.toFixed(2)} s / ${slow.lastLineS.toFixed(3)} s`);
 }

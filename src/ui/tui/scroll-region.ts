@@ -146,8 +146,9 @@ export class ScrollRegionMover {
   /** DECSTBM to the region, index at its bottom (or reverse index at its top) |k| times, full screen again. */
   private write(top: number, bottom: number, k: number): boolean {
     const edge = k > 0 ? `\x1b[${bottom};1H${"\x1bD".repeat(k)}` : `\x1b[${top + 1};1H${"\x1bM".repeat(-k)}`;
-    // SGR reset first: the rows a move opens take the current background.
-    const seq = `\x1b[0m\x1b[${top + 1};${bottom}r${edge}\x1b[r`;
+    // Cursor hidden (the frame shows it again where it belongs) and SGR reset: the rows a move opens take the
+    // current background.
+    const seq = `\x1b[?25l\x1b[0m\x1b[${top + 1};${bottom}r${edge}\x1b[r`;
     try {
       return this.out?.write(this.enc.encode(seq)) ?? false;
     } catch {
@@ -243,7 +244,8 @@ function shiftRows(c: Planes, n: Planes, top: number, bottom: number, k: number)
     while (x < w) {
       let end = x;
       while (end < w && isBlankCell(n, y * w + end)) end++;
-      const keep = end - x >= BLANK_RUN;
+      // Leading and trailing blanks never sit between two runs: skipping them costs nothing.
+      const keep = end - x >= BLANK_RUN || x === 0 || end === w;
       for (let i = y * w + x; i < y * w + Math.max(end, x + 1); i++) {
         if (keep) copyCell(c, n, i);
         else markChanged(c, n, i);
