@@ -224,6 +224,7 @@ if (!ptyOnly) {
   row("last chunk → last line on screen", s.onScreenS, 0.3, "s");
   row("keypress echo (frames, worst)", s.echoMaxFrames, 1, "frame", 0);
   info("keypress echo (ms, worst)", `${s.echoMaxMs.toFixed(1)} ms over ${s.echoProbes} probes (a frame is ${(1000 / TARGET_FPS).toFixed(1)} ms at ${TARGET_FPS} fps)`);
+  info("note", "on the test renderer the prompt is repainted only with a transcript change (also on main, spinner only); the terminal phase measures echo in a real pane");
   info("frames drawn", `${s.frames} in ${s.streamSeconds.toFixed(2)} s of streaming (${s.chunksPerFrame.toFixed(1)} chunks per frame)`);
   info("process CPU incl. startup", `${s.cpuProcessS.toFixed(3)} s`);
   info("committed renderables", String(s.renderables));
