@@ -26,22 +26,40 @@ export async function* guardStream(
   }
   outer?.addEventListener("abort", onAbort, { once: true });
   let stalled = false;
+  // One idle timer for the whole stream, re-armed only when it fires (not per event: a fast model sends thousands).
+  // The idle clock measures the provider, not the consumer: it does not run while an event is handed out.
+  let waitingSince: number | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
+  const check = () => {
+    const waited = waitingSince === null ? 0 : Date.now() - waitingSince;
+    if (waited >= opts.idleMs) {
+      timer = undefined;
       stalled = true;
       inner.abort();
-    }, opts.idleMs);
+      return;
+    }
+    timer = setTimeout(check, opts.idleMs - waited);
   };
+  const arm = () => {
+    waitingSince = Date.now();
+    timer ??= setTimeout(check, opts.idleMs);
+  };
+  // One abort listener for the whole stream; each read races it.
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(new DOMException("aborted", "AbortError"));
+    if (inner.signal.aborted) fail();
+    else inner.signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => undefined);
   let iterator: AsyncIterator<LlmEvent> | undefined;
   try {
     iterator = raw(inner.signal)[Symbol.asyncIterator]();
     arm();
     for (;;) {
-      const next = await raceAbort(iterator.next(), inner.signal);
-      // The idle clock measures the provider, not the consumer: it is paused while the event is handed out.
-      if (timer) clearTimeout(timer);
+      const read = iterator.next();
+      read.catch(() => undefined); // an abort wins the race; the read's own rejection stays handled
+      const next = await Promise.race([read, aborted]);
+      waitingSince = null;
       if (next.done) {
         // A raw stream that ends without done/error (a connection closed between events) is a failure.
         yield { type: "error", error: makeError("network", "stream ended before completion", { provider: opts.provider }) };
@@ -63,29 +81,6 @@ export async function* guardStream(
     if (!inner.signal.aborted) inner.abort();
     iterator?.return?.(undefined).catch(() => undefined);
   }
-}
-
-/** Rejects as soon as the signal aborts, even if the underlying read never settles (a stalled socket). */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    // The read was already started: keep its eventual rejection handled.
-    p.catch(() => undefined);
-    return Promise.reject(new DOMException("aborted", "AbortError"));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new DOMException("aborted", "AbortError"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 export function idleTimeoutMs(env: Record<string, string | undefined>, fallbackSeconds: number): number {

@@ -119,14 +119,9 @@ function firstOf(lower: string, tags: string[], from = 0): { at: number; tag: st
 }
 
 function partialTagSuffix(lower: string, tags: string[]): number {
-  let best = 0;
-  for (const t of tags) {
-    for (let n = Math.min(t.length - 1, lower.length); n > best; n--) {
-      if (lower.endsWith(t.slice(0, n))) {
-        best = n;
-        break;
-      }
-    }
-  }
-  return best;
+  // Every tag starts with its only "<", so only the tail from the last "<" can still grow into one.
+  const from = lower.lastIndexOf("<");
+  if (from < 0) return 0;
+  const tail = lower.slice(from);
+  return tags.some((t) => t.length > tail.length && t.startsWith(tail)) ? tail.length : 0;
 }

@@ -4,7 +4,7 @@
  * is recorded. When the script runs dry, `defaultReply` answers.
  *
  * Standalone (for tmux/bench runs of the compiled binary):
- *   bun test/support/fake-ollama.ts --port 0 --reply "Hello" [--model m1] [--chunks 20] [--delay-ms 5] [--script replies.json]
+ *   bun test/support/fake-ollama.ts --port 0 --reply "Hello" [--model m1] [--chunks 20] [--delay-ms 5] [--rate 2000] [--script replies.json]
  * (`--script` is a JSON array of FakeReply answered in order before the default reply.)
  * prints `READY <url>` once listening.
  */
@@ -31,6 +31,13 @@ export interface FakeReply {
   doneReason?: string;
   /** Delay before each chunk. */
   chunkDelayMs?: number;
+  /**
+   * Pace the answer at this many chunks a second, on the clock from the first chunk (chunks that fall due
+   * together are sent together, as a fast model's tokens arrive in one read). Unset (and no chunkDelayMs): unpaced.
+   */
+  chunksPerSecond?: number;
+  /** Called with performance.now() right after the last answer chunk was handed to the socket. */
+  onLastChunk?: (at: number) => void;
   /** Delay before the response headers. */
   headerDelayMs?: number;
   /** Answer with this HTTP status and `errorBody` instead of a stream. */
@@ -192,6 +199,7 @@ async function chatResponse(reply: FakeReply, model: string): Promise<Response> 
     async start(controller) {
       if (reply.rawLineFirst) controller.enqueue(encoder.encode(reply.rawLineFirst + "\n"));
       let sent = 0;
+      const pacedFrom = performance.now();
       for (const line of lines) {
         if (reply.dropAfter !== undefined && sent >= reply.dropAfter) {
           await Bun.sleep(30); // let the headers and the first chunks reach the client first
@@ -203,9 +211,13 @@ async function chatResponse(reply: FakeReply, model: string): Promise<Response> 
           return;
         }
         if (reply.chunkDelayMs) await Bun.sleep(reply.chunkDelayMs);
+        if (reply.chunksPerSecond) {
+          while (performance.now() - pacedFrom < (sent / reply.chunksPerSecond) * 1000) await Bun.sleep(1);
+        }
         controller.enqueue(encoder.encode(line() + "\n"));
         sent++;
       }
+      reply.onLastChunk?.(performance.now());
       controller.enqueue(
         encoder.encode(
           JSON.stringify({
@@ -246,7 +258,7 @@ if (import.meta.main) {
     replies,
     port: Number(get("port") ?? 0),
     models: modelNames.map((name) => ({ name, contextLength: Number(get("ctx") ?? 40960), capabilities: ["completion", "tools"] })),
-    defaultReply: { text: replyText, chunkCount: Number(get("chunks") ?? 4), chunkDelayMs: Number(get("delay-ms") ?? 0) },
+    defaultReply: { text: replyText, chunkCount: Number(get("chunks") ?? 4), chunkDelayMs: Number(get("delay-ms") ?? 0), chunksPerSecond: Number(get("rate") ?? 0) },
   });
   process.stdout.write(`READY ${fake.url}\n`);
 }

@@ -11,6 +11,7 @@ import { createCliRenderer, type CliRenderer } from "@opentui/core";
 import { TuiApp, type TuiAppOptions } from "./tui-app.ts";
 import type { DisplayMode } from "./view-model.ts";
 import { gitBranch } from "./git-branch.ts";
+import { ScrollRegionMover, scrollRegionsEnabled } from "./scroll-region.ts";
 import { t } from "../../i18n/i18n.ts";
 
 /** The TuiApp's options minus what runTui supplies itself (exit, log, tmux copy, the Esc+Esc window from env). */
@@ -99,6 +100,8 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       onExit: (code) => finish(code),
       log,
     });
+    const transcript = app.transcript;
+    if (transcript && scrollRegionsEnabled()) new ScrollRegionMover(renderer, () => transcript.regionRect()).install();
     log(`tui started v${opts.version} (${opts.inline ? "inline" : "full-screen"})`);
     testCrashHook(process.env.CHATCLI_TEST_CRASH_AFTER_MS);
   } catch (e) {

@@ -24,6 +24,7 @@ import type { ToolCallView, TranscriptItem, ViewState } from "./view-model.ts";
 import { chunk, itemChunks, thinkingChunks, toolChunks, type RenderFlags } from "./item-chunks.ts";
 import { markdownChunks } from "./markdown-text.ts";
 import { colors } from "./theme.ts";
+import type { ScrollRegionRect } from "./scroll-region.ts";
 
 const PAGE_LINES = 200;
 
@@ -54,6 +55,7 @@ export class TranscriptView {
   private groups = new Map<string, DrawnGroup>();
   private lastGroup: DrawnGroup | null = null;
   private dirty = new Set<Page>();
+  private syncs = 0;
 
   constructor(
     private readonly renderer: CliRenderer,
@@ -86,6 +88,7 @@ export class TranscriptView {
   }
 
   sync(state: ViewState, flags: RenderFlags): void {
+    this.syncs++;
     if (state.epoch !== this.epoch) this.reset(state.epoch);
     if (this.rendered < state.items.length) {
       let page: Page | null = null;
@@ -98,6 +101,17 @@ export class TranscriptView {
     }
     this.live.gapAbove = this.pages.length > 0;
     this.live.sync(state, flags);
+  }
+
+  /**
+   * The screen rows the transcript owns and the columns its text uses (no padding, no scroll bar), for
+   * scroll-region.ts: those rows only ever move as a block.
+   */
+  regionRect(): ScrollRegionRect {
+    const s = this.scroll;
+    // Anything that can change what the rows show: a sync (new text, a new epoch) or a scroll.
+    const version = `${this.syncs}:${s.scrollTop}:${s.scrollHeight}`;
+    return { top: s.screenY, height: s.height, left: s.screenX + 1, width: Math.max(0, s.width - 3), version };
   }
 
   pageBy(fraction: number): void {

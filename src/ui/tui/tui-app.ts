@@ -28,6 +28,7 @@ import { handleKey } from "./tui-key-handler.ts";
 import { buildTuiLayout } from "./tui-layout.ts";
 import { submitShellLine } from "./shell-mode.ts";
 import { todoChunks, todoRows, todoVisible } from "./todo-panel.ts";
+import { StreamPacer } from "./stream-pacer.ts";
 
 export type { ModelChoice, TuiAppOptions } from "./tui-app-options.ts";
 
@@ -57,6 +58,10 @@ export class TuiApp {
   /** Keyboard-side state shared with the keymap (tui-key-handler.ts). */
   private readonly input = initialInputState();
   private syncTimer: TimerHandle | null = null;
+  private syncAt = 0;
+  /** Paces transcript redraws while text streams faster than anyone reads (issue 24); `transcriptDue` forces one. */
+  private readonly pacer: StreamPacer;
+  private transcriptDue = true;
   private spinnerTimer: TimerHandle | null = null;
   private spinnerFrame = 0;
   private approvalShownId: string | null = null;
@@ -73,6 +78,7 @@ export class TuiApp {
     private readonly opts: TuiAppOptions,
   ) {
     this.state = initialViewState(opts);
+    this.pacer = new StreamPacer(1000 / renderer.targetFps);
     this.history = new PromptHistory(opts.historyFile);
     this.commands = [...BUILTIN_COMMANDS, ...(opts.extraCommands ?? [])];
     const envMs = Number(process.env.CHATCLI_REWIND_ESC_MS);
@@ -135,6 +141,9 @@ export class TuiApp {
   dispatch(input: ViewInput, immediate = true): void {
     if (this.destroyed) return;
     this.state = reduce(this.state, input, this.renderer.clock.now());
+    if (input.type === "message.delta") this.pacer.arrived((input.text?.length ?? 0) + (input.thinking?.length ?? 0), this.renderer.clock.now());
+    else if (input.type === "tool.updated") this.pacer.arrived(input.output.length, this.renderer.clock.now());
+    else this.transcriptDue = true;
     // The approval box takes the keys: no picker or menu may stay over it (or keep the focus) meanwhile.
     if (input.type === "approval.requested") {
       if (this.picker.isOpen) this.picker.close();
@@ -143,16 +152,32 @@ export class TuiApp {
     if (input.type === "rewound" && input.prompt) this.setPrompt(input.prompt);
     this.promptRestore.observe(input);
     if (immediate) this.syncNow();
-    else if (this.syncTimer === null) {
-      this.syncTimer = this.renderer.clock.setTimeout(() => {
-        this.syncTimer = null;
-        this.syncNow();
-      }, Math.max(SYNC_DELAY_MS, 1000 / this.renderer.targetFps));
+    // The end of an answer is not coalesced with what follows: its last line shows on the next frame.
+    else if (input.type === "message.completed") this.scheduleSync(0);
+    else this.scheduleSync(Math.max(SYNC_DELAY_MS, 1000 / this.renderer.targetFps));
+  }
+
+  /** One sync timer: a sooner sync (the end of a stream waiting behind a paced redraw) replaces a later one. */
+  private scheduleSync(delay: number): void {
+    const at = this.renderer.clock.now() + delay;
+    if (this.syncTimer !== null) {
+      if (this.syncAt <= at) return;
+      this.renderer.clock.clearTimeout(this.syncTimer);
     }
+    this.syncAt = at;
+    this.syncTimer = this.renderer.clock.setTimeout(() => {
+      this.syncTimer = null;
+      this.sync(false);
+    }, delay);
   }
 
   /** Pushes the current state into the components (tests call it to skip the coalescing delay). */
   syncNow(): void {
+    this.sync(true);
+  }
+
+  /** `force`: the transcript too, whatever the pacer says (otherwise it waits its turn; the rest syncs now). */
+  private sync(force: boolean): void {
     if (this.destroyed) return;
     if (this.syncTimer !== null) {
       this.renderer.clock.clearTimeout(this.syncTimer);
@@ -160,9 +185,15 @@ export class TuiApp {
     }
     const s = this.state;
     const flags: RenderFlags = { mode: s.displayMode, showThinking: (s.displayMode === "full") !== this.input.thinkingToggled, labels: s.labels };
-    if (this.transcript) this.transcript.sync(s, flags);
-    if (this.live) this.live.sync(s, flags);
-    if (this.committer) this.committer.sync(s.items, s.epoch, flags);
+    const now = this.renderer.clock.now();
+    const wait = force || this.transcriptDue ? 0 : this.pacer.waitMs(now);
+    if (wait === 0) {
+      if (this.transcript) this.transcript.sync(s, flags);
+      if (this.live) this.live.sync(s, flags);
+      if (this.committer) this.committer.sync(s.items, s.epoch, flags);
+      this.pacer.drawn(now);
+      this.transcriptDue = false;
+    } else this.scheduleSync(wait);
     this.syncQueue();
     this.syncTodo();
     this.syncPromptMarker();
