@@ -9,6 +9,7 @@ export const enDaily = {
   "cmd.todo": "Show the todo list",
   "todo.none": "No todo list yet.",
   "diff.none": "No file changed in this session.",
+  "diff.statsOne": "1 file changed, +{added} -{removed}",
   "diff.stats": "{files} files changed, +{added} -{removed}",
   "diff.unrestorable": "{path}: changed, no earlier copy kept ({reason})",
   "diff.binary": "{path}: binary file changed",

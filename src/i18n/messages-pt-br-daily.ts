@@ -11,6 +11,7 @@ export const ptBRDaily: Record<keyof typeof enDaily, string> = {
   "cmd.todo": "Mostra a lista de tarefas",
   "todo.none": "Ainda não há lista de tarefas.",
   "diff.none": "Nenhum arquivo foi alterado nesta sessão.",
+  "diff.statsOne": "1 arquivo alterado, +{added} -{removed}",
   "diff.stats": "{files} arquivos alterados, +{added} -{removed}",
   "diff.unrestorable": "{path}: alterado, sem cópia anterior guardada ({reason})",
   "diff.binary": "{path}: arquivo binário alterado",

@@ -41,6 +41,7 @@ test("/diff: changed, created, deleted, binary and uncopied files; unchanged one
     expect(text).toContain("img.bin: binary file changed");
     expect(text).toContain("big.log: changed, no earlier copy kept (larger than 2 MB)");
     expect(formatSessionDiff(sessionDiff([], root))).toBe("No file changed in this session.");
+    expect(formatSessionDiff(sessionDiff([{ path: join(root, "created.txt"), before: null }], root))).toContain("1 file changed, +1 -0");
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -59,7 +59,7 @@ export function formatSessionDiff(d: SessionDiff): string {
   if (!d.files.length) return t("diff.none");
   const width = Math.min(60, Math.max(...d.files.map((f) => f.path.length)));
   const stats = d.files.map((f) => ` ${f.path.padEnd(width)} | +${f.added} -${f.removed}`);
-  const total = t("diff.stats", { files: d.files.length, added: d.added, removed: d.removed });
+  const total = t(d.files.length === 1 ? "diff.statsOne" : "diff.stats", { files: d.files.length, added: d.added, removed: d.removed });
   return [...stats, ` ${total}`, "", ...d.files.map((f) => f.text)].join("\n");
 }
 
