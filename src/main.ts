@@ -106,6 +106,10 @@ export async function main(argv: string[]): Promise<number> {
       case "auth":
         return await authCommand(cfg, cmd.action, cmd.provider, process.stdout);
       case "update":
+        if (cmd.flags.offline) {
+          process.stderr.write(`chatcli: ${t("offline.update")}\n`);
+          return 2;
+        }
         return await updateCommand({ env: process.env, currentVersion: VERSION, execPath: process.execPath, check: cmd.check, version: cmd.version, fetch, out: process.stdout, err: process.stderr });
       case "sessions":
         return sessionsCommand(cfg, cmd.action, cmd.file, process.stdout, process.stderr);
@@ -322,6 +326,8 @@ async function runInteractive(
     contextTokens: session.contextTokens(),
     listModels: () => listModelChoices(cfg),
     onSlashCommand,
+    ...(cfg.settings.editor?.vim ? { vim: true } : {}),
+    ...(cfg.settings.ui?.theme ? { theme: cfg.settings.ui.theme } : {}),
   });
 }
 

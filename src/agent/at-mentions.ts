@@ -4,11 +4,13 @@
  * resolve to a readable text file leaves the prompt unchanged and yields a notice; words like `@coder` or
  * `@someone` that do not look like paths are left alone silently.
  */
-import { readFileSync, statSync } from "node:fs";
-import { relative } from "node:path";
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative } from "node:path";
 import { safeHead } from "../util/text.ts";
 import { t } from "../i18n/i18n.ts";
-import { createPathPolicy, realpathLenient, type PathPolicy } from "../tool/workspace.ts";
+import { createPathPolicy, PathError, realpathLenient, type PathPolicy } from "../tool/workspace.ts";
+import { isImagePath } from "./images/load-image.ts";
 
 export const AT_MENTION_CAP = 50_000;
 
@@ -32,6 +34,8 @@ export interface ExpandedInput {
   text: string;
   attachments: Attachment[];
   notices: string[];
+  /** Image files mentioned: not read here (images/expand-input.ts loads and scales them). */
+  images: Array<{ token: string; absPath: string }>;
 }
 
 // `@` at the start or after whitespace/an opening bracket, so e-mail addresses are not mentions.
@@ -44,6 +48,7 @@ export function expandAtMentions(text: string, opts: AtMentionOptions): Expanded
   const attachments: Attachment[] = [];
   const notices: string[] = [];
   const blocks: string[] = [];
+  const images: ExpandedInput["images"] = [];
   const seen = new Set<string>();
   for (const m of text.matchAll(MENTION_RE)) {
     const token = m[2]!.replaceAll("\\ ", " ");
@@ -55,6 +60,10 @@ export function expandAtMentions(text: string, opts: AtMentionOptions): Expanded
     }
     if (seen.has(r.abs)) continue;
     seen.add(r.abs);
+    if (isImagePath(r.abs)) {
+      images.push({ token: r.token, absPath: r.abs });
+      continue;
+    }
     let content: string;
     try {
       content = readFileSync(r.abs, "utf8");
@@ -75,8 +84,8 @@ export function expandAtMentions(text: string, opts: AtMentionOptions): Expanded
     attachments.push({ path: shown, absPath: r.abs, chars: content.length, truncated });
     blocks.push(`<attached_file path="${shown}">\n${body.replace(/\n$/, "")}\n</attached_file>`);
   }
-  if (!blocks.length) return { text, attachments, notices };
-  return { text: `${text}\n\n${blocks.join("\n\n")}`, attachments, notices };
+  if (!blocks.length) return { text, attachments, notices, images };
+  return { text: `${text}\n\n${blocks.join("\n\n")}`, attachments, notices, images };
 }
 
 type Resolved = { kind: "file"; abs: string; token: string } | { kind: "error"; message: string } | { kind: "ignore" };
@@ -92,6 +101,10 @@ function resolveMention(raw: string, paths: PathPolicy): Resolved {
     try {
       abs = paths.resolveRead(token);
     } catch (err) {
+      // An image the user named (a screenshot in ~/Pictures) may live anywhere outside system directories: the
+      // person typed it, no model chose it, and only its pixels are sent.
+      const outside = err instanceof PathError && err.code === "outside_project" ? outsideImage(token) : undefined;
+      if (outside) return { kind: "file", abs: outside, token };
       firstError ??= `@${token}: ${(err as Error).message} Not attached.`;
       continue;
     }
@@ -107,6 +120,18 @@ function resolveMention(raw: string, paths: PathPolicy): Resolved {
   if (firstError) return { kind: "error", message: firstError };
   if (!looksLikePath(stripped || raw)) return { kind: "ignore" };
   return { kind: "error", message: t("mention.missing", { token: stripped || raw }) };
+}
+
+function outsideImage(token: string): string | undefined {
+  if (!isImagePath(token)) return undefined;
+  const expanded = token === "~" || token.startsWith("~/") ? join(homedir(), token.slice(1)) : token;
+  if (!isAbsolute(expanded)) return undefined;
+  try {
+    const real = realpathSync(expanded);
+    return statSync(real).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function looksLikePath(s: string): boolean {

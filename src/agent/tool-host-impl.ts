@@ -311,6 +311,7 @@ function execCwd(o: ToolHostOptions, p: PreparedCall): string {
 function actionText(p: PreparedCall): string {
   if (p.command !== undefined) return p.command;
   if (p.path) return p.path;
+  if (typeof p.args.url === "string") return p.args.url; // fetch: the address is what a person decides on
   return `${p.tool.name} ${safeHead(JSON.stringify(p.args), 200)}`;
 }
 

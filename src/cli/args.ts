@@ -18,6 +18,8 @@ export interface CommonFlags {
   maxBudgetUsd?: number;
   /** `--agent NAME`: the persona the session starts with (issue 18). */
   agent?: string;
+  /** `--offline`: no network but the provider. */
+  offline?: boolean;
 }
 
 export type CliCommand =
@@ -129,6 +131,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
       f.maxBudgetUsd = usd;
     }
     if (typeof a.agent === "string" && a.agent) f.agent = a.agent;
+    if (a.offline === true) f.offline = true;
     return f;
   };
   const parser = yargs(argv)
@@ -144,6 +147,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .option("max-turns", { type: "number", describe: t("args.maxTurns") })
     .option("permission-mode", { choices: PERMISSION_MODES, describe: t("args.permissionMode") })
     .option("sandbox", { choices: SANDBOX_MODES, describe: t("args.sandbox") })
+    .option("offline", { type: "boolean", describe: t("args.offline") })
     .option("inline", { type: "boolean", default: false, describe: t("args.inline") })
     .option("tui", { type: "boolean", default: true, describe: t("args.tui") })
     .option("resume", { alias: "r", type: "string", describe: t("args.resume") })

@@ -68,6 +68,7 @@ export async function switchModel(cfg: Config, providerId: string, model: string
     provider,
     nativeTools: info?.supportsTools ?? def.capabilities.nativeTools,
     contextWindow: contextWindowFor(cfg, info, def.id, chosen),
+    images: info?.supportsImages ?? def.capabilities.images,
   };
 }
 

@@ -14,6 +14,8 @@ import type { Config } from "../config/load-config.ts";
 import { BootstrapLoader, basePrompt, composeSystemPrompt, flavourFromEnv } from "../agent/prompt.ts";
 import { Session, type SessionOptions } from "../agent/session/session.ts";
 import { createToolHost } from "../agent/tool-host-impl.ts";
+import { builtinTools } from "../tool/registry.ts";
+import { createFetchTool } from "../tool/web/fetch-tool.ts";
 import { parseToolCalls, formatToolCatalogForText, formatToolResultsForText } from "../agent/toolcall-parser.ts";
 import { sanitizeToolArgs } from "../agent/arg-sanitizer.ts";
 import { runResultPipeline } from "../agent/results/pipeline.ts";
@@ -36,7 +38,7 @@ import { createRedactor } from "../store/redact.ts";
 import { SessionRecorder, attachRecorder } from "../store/session-recorder.ts";
 import type { LoadedSession } from "../store/session-file.ts";
 import { ContextManager } from "../agent/contexts.ts";
-import { expandAtMentions } from "../agent/at-mentions.ts";
+import { expandInputWithImages } from "../agent/images/expand-input.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
 import { assumedWindowNote, createContextManager } from "../agent/compaction/context-manager.ts";
@@ -47,7 +49,7 @@ import { createArchiver } from "../agent/compaction/archive.ts";
 import { estimateSystemTokens, estimateToolSpecTokens } from "../agent/compaction/tokens.ts";
 import { createSandboxRuntime, type SandboxRuntime } from "../sandbox/sandbox.ts";
 import { childEnv as filterChildEnv } from "../sandbox/child-env.ts";
-import { listProviderDefinitions } from "../llm/registry.ts";
+import { getProviderDefinition, listProviderDefinitions } from "../llm/registry.ts";
 import { createExtensions, type Extensions } from "../ext/hooks/wire-extensions.ts";
 import { TodoState } from "../agent/todo/todo-state.ts";
 import { createBudgetGuard, type BudgetGuard } from "../llm/budget.ts";
@@ -168,6 +170,7 @@ export function wireSession(o: WireOptions): WiredSession {
     addReadPath: (dir) => paths.addReadPath(dir),
   });
   const tools = skills.wrapTools(createToolHost({
+    tools: [...builtinTools(), ...(cfg.webFetch.enabled ? [createFetchTool({ allowPrivateNetworks: cfg.webFetch.allowPrivateNetworks })] : [])],
     projectRoot: cfg.projectRoot,
     cwd: cfg.cwd,
     paths,
@@ -275,7 +278,7 @@ export function wireSession(o: WireOptions): WiredSession {
     sessionId,
     cwd: cfg.cwd,
     ...(o.resume ? { initialHistory: o.resume.history } : {}),
-    binding: { providerId: resolved.providerId, model: resolved.model, provider: resolved.provider, nativeTools: resolved.info?.supportsTools ?? false, contextWindow },
+    binding: { providerId: resolved.providerId, model: resolved.model, provider: resolved.provider, nativeTools: resolved.info?.supportsTools ?? false, contextWindow, images: resolved.info?.supportsImages ?? getProviderDefinition(resolved.providerId)?.capabilities.images ?? true },
     permissionMode: o.permissionMode,
     turn: {
       systemPrompt,
@@ -306,7 +309,7 @@ export function wireSession(o: WireOptions): WiredSession {
         return Math.min(o.maxTurns ?? maxTurnsFromEnv(cfg.env), skills.persona?.maxTurns ?? Infinity);
       },
       earlyExitTurns: earlyExitFromEnv(cfg.env),
-      transformInput: (text) => expandAtMentions(text, { projectRoot: cfg.projectRoot, paths }),
+      transformInput: (text) => expandInputWithImages(text, { projectRoot: cfg.projectRoot, paths }),
       ...(ext ? { beforeInput: (text: string, signal: AbortSignal) => ext.runtime.beforeInput(text, signal), onStop: (c: boolean, signal: AbortSignal) => ext.runtime.onStop(c, signal) } : {}),
       // A checkpoint keeps the history as the model was sent it (previews and cut results, as before the
       // pipeline moved to the outgoing side): the raw results are in the session file, and a copy per model call

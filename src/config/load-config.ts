@@ -28,6 +28,8 @@ export interface ConfigFlags {
   inline?: boolean;
   sandbox?: SandboxMode;
   maxBudgetUsd?: number;
+  /** `--offline`: no network but the provider (no fetch tool, no sandbox network). */
+  offline?: boolean;
 }
 
 export interface Config {
@@ -45,6 +47,10 @@ export interface Config {
   permissionMode: PermissionMode;
   /** flag > CHATCLI_SANDBOX (the real environment only, never `.env`) > settings > workspace-write. */
   sandbox: { mode: SandboxMode; network: boolean; envAllow: string[] };
+  /** `--offline` was given: nothing but the provider may use the network. */
+  offline: boolean;
+  /** The fetch tool: off with `"webFetch": false` or `--offline`. */
+  webFetch: { enabled: boolean; allowPrivateNetworks: boolean };
   warnings: string[];
   files: { user: string; project: string; dotenv?: string };
   /** Spending limit in USD: `--max-budget-usd` > settings `maxBudgetUsd` (the lower of user and project). */
@@ -112,7 +118,7 @@ export function loadConfig(opts: LoadOptions): Config {
 
   const sandbox = {
     mode: opts.flags.sandbox ?? parseSandboxEnv(opts.env.CHATCLI_SANDBOX, warnings) ?? settings.sandbox?.mode ?? "workspace-write",
-    network: settings.sandbox?.network ?? false,
+    network: opts.flags.offline ? false : (settings.sandbox?.network ?? false),
     envAllow: settings.sandbox?.env ?? [],
   };
 
@@ -126,6 +132,8 @@ export function loadConfig(opts: LoadOptions): Config {
     modelSource,
     permissionMode,
     sandbox,
+    offline: opts.flags.offline === true,
+    webFetch: webFetchOf(user, project, opts.flags.offline === true),
     warnings,
     files: { user: userFile, project: projectFile, ...(dotenvUsed ? { dotenv: dotenvUsed } : {}) },
   };
@@ -174,7 +182,18 @@ function withoutWidening(project: Settings, file: string, warnings: string[]): S
     }
     out.sandbox = sandbox;
   }
+  if (typeof out.webFetch === "object" && out.webFetch.allowPrivateNetworks) {
+    refuse('"webFetch.allowPrivateNetworks"');
+    out.webFetch = {};
+  }
+  if (out.webFetch === true) delete out.webFetch;
   return out;
+}
+
+/** Either file can turn the fetch tool off; only the user's own settings let it reach private networks. */
+function webFetchOf(user: Settings, project: Settings, offline: boolean): Config["webFetch"] {
+  const enabled = !offline && user.webFetch !== false && project.webFetch !== false;
+  return { enabled, allowPrivateNetworks: enabled && typeof user.webFetch === "object" && user.webFetch.allowPrivateNetworks === true };
 }
 
 function parseMode(v: string | undefined, warnings: string[]): PermissionMode | undefined {

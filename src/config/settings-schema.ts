@@ -33,6 +33,8 @@ export const settingsSchema = z.object({
     .object({
       screen: z.enum(["fullscreen", "inline"]).optional(),
       mode: z.enum(["full", "compact"]).optional(),
+      /** The palette: `auto` detects the terminal background (OSC 11, COLORFGBG). */
+      theme: z.enum(["light", "dark", "auto"]).optional(),
     })
     .optional(),
   /** The OS sandbox for exec (issue 14): `mode`, `network` for every command, `env` names passed despite looking secret. */
@@ -58,6 +60,10 @@ export const settingsSchema = z.object({
   hooks: z.record(z.string(), z.unknown()).optional(),
   /** Claude Code's switch: no hook from any settings file runs. */
   disableAllHooks: z.boolean().optional(),
+  /** The fetch tool (issue 25): `false` turns it off; `allowPrivateNetworks` lets it reach loopback/private addresses. */
+  webFetch: z.union([z.boolean(), z.object({ allowPrivateNetworks: z.boolean().optional() })]).optional(),
+  /** The prompt editor: `vim` starts it in vim mode (normal/insert). */
+  editor: z.object({ vim: z.boolean().optional() }).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

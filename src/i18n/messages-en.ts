@@ -6,6 +6,7 @@ import { enPermission } from "./messages-en-permission.ts";
 import { enHooks } from "./messages-en-hooks.ts";
 import { enDaily } from "./messages-en-daily.ts";
 import { enExt } from "./messages-en-ext.ts";
+import { enDailyB } from "./messages-en-daily-b.ts";
 
 export const en = {
   ...enCli,
@@ -15,4 +16,5 @@ export const en = {
   ...enHooks,
   ...enDaily,
   ...enExt,
+  ...enDailyB,
 } as const;

@@ -78,6 +78,14 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
   update_todos: "todo",
   todos: "todo",
   update_plan: "todo",
+  // The fetch tool is registered only when web fetch is on (src/tool/web/fetch-tool.ts); "fetch" is listed so the
+  // text protocol knows the name.
+  fetch: "fetch",
+  web_fetch: "fetch",
+  webfetch: "fetch",
+  fetch_url: "fetch",
+  url_fetch: "fetch",
+  read_url: "fetch",
 };
 
 export function builtinTools(): ToolDefinition[] {

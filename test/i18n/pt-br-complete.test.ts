@@ -13,6 +13,7 @@ const IDENTICAL: Partial<Record<MessageKey, string>> = {
   "plugins.heading": "\"Plugins\" is the same word in Portuguese, and a count",
   "plugins.hooks": "\"hooks\" is the feature's name (the settings key) in both languages",
   "shell.indicator": "`! shell`: the prefix a person types and the word for a shell, the same in both languages",
+  "vim.normal": "vim's own mode name, as vim shows it in every language",
 };
 
 // Whole words only (not "is" inside "ilegível(is)"); text in quotes/backticks, flags, paths and placeholders is

@@ -137,6 +137,15 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
           if (!models.some((x) => x.name === model || x.name === `${model}:latest`)) {
             return Response.json({ error: `model "${model}" not found, try pulling it first` }, { status: 404 });
           }
+          // As Ollama: images are raw base64 strings (no data: URL), and a model without vision refuses them.
+          const withImages = ((body as { messages?: Array<{ images?: unknown }> } | null)?.messages ?? []).filter((m) => m.images !== undefined);
+          for (const m of withImages) {
+            if (!Array.isArray(m.images) || m.images.some((i) => typeof i !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(i))) {
+              return Response.json({ error: "illegal base64 data in images" }, { status: 400 });
+            }
+          }
+          const caps = models.find((x) => x.name === model || x.name === `${model}:latest`)?.capabilities ?? ["completion"];
+          if (withImages.length && !caps.includes("vision")) return Response.json({ error: "this model is missing data required for image input" }, { status: 500 });
           const first = (body as { messages?: Array<{ content?: unknown }> } | null)?.messages?.[0]?.content;
           const isSummary = opts.summaryReply && typeof first === "string" && first.startsWith("You are a precise technical note-taker");
           const reply = isSummary ? opts.summaryReply! : (queue.shift() ?? defaultReply);

@@ -5,7 +5,7 @@
  */
 import type { AgentEvent, Op, PermissionMode } from "../../protocol/events.ts";
 import type { LlmRequest, Purpose, SystemPart, ToolSpec, Usage } from "../../protocol/llm.ts";
-import type { Message } from "../../protocol/message.ts";
+import type { ImagePart, Message } from "../../protocol/message.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import type { ApprovalAnswer } from "../run-deps.ts";
 import type { ToolHost } from "../tool-host.ts";
@@ -35,6 +35,16 @@ export interface ModelBinding {
   /** Native tool calling (provider + model support it); otherwise the text protocol is used. */
   readonly nativeTools: boolean;
   readonly contextWindow: number;
+  /** The model accepts images (vision). false: images are not sent and the user is told; undefined counts as yes. */
+  readonly images?: boolean;
+}
+
+/** A prompt as it enters the history: the text for the model, warnings, informational lines and images. */
+export interface TransformedInput {
+  text: string;
+  notices?: string[];
+  infos?: string[];
+  images?: ImagePart[];
 }
 
 /** What every run of the agent loop uses (src/agent/session/turn.ts). */
@@ -50,7 +60,7 @@ export interface TurnOptions {
   earlyExitTurns?: number;
   maxOutputTokens?: number;
   /** Rewrites user input before it enters the history (e.g. `@path` attachments); the transcript shows it as typed. */
-  transformInput?: (text: string) => { text: string; notices?: string[] };
+  transformInput?: (text: string) => TransformedInput | Promise<TransformedInput>;
   /** Added to each request's task reminder, never persisted (the todo list: it must survive compaction verbatim). */
   anchorNote?: () => string | undefined;
   /** Before each model call: a reason to refuse it (the budget limit), or undefined to send it. */

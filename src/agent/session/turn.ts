@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { LlmRequest, Purpose, Usage } from "../../protocol/llm.ts";
-import type { Message } from "../../protocol/message.ts";
+import type { ImagePart, Message } from "../../protocol/message.ts";
 import { safeHead } from "../../util/text.ts";
 import { t } from "../../i18n/i18n.ts";
 import { runAgent, type RunOutcome } from "../loop.ts";
@@ -41,9 +41,9 @@ const MAX_STOP_CONTINUATIONS = 5;
 export async function runTurn(h: TurnHost, input: string, signal: AbortSignal): Promise<RunOutcome> {
   const gate = h.opts.beforeInput ? await h.opts.beforeInput(input, signal) : {};
   if (gate.block !== undefined) return { stopReason: "blocked", usage: { ...NO_USAGE } };
-  const typed = transformed(h, input);
-  const content = gate.context ? `${typed}\n\n<hook-context>\n${gate.context}\n</hook-context>` : typed;
-  const userMessage: Message = { role: "user", content, meta: { createdAt: h.now() } };
+  const typed = await transformed(h, input);
+  const content = gate.context ? `${typed.content}\n\n<hook-context>\n${gate.context}\n</hook-context>` : typed.content;
+  const userMessage: Message = { role: "user", content, ...(typed.images ? { images: typed.images } : {}), meta: { createdAt: h.now() } };
   h.history.append(userMessage);
   let outcome: RunOutcome;
   try {
@@ -106,8 +106,9 @@ async function drainQueue(h: TurnHost, signal: AbortSignal): Promise<void> {
   // Type-ahead is a prompt too: UserPromptSubmit hooks see it (a blocked one is dropped; they said why).
   const gate = h.opts.beforeInput ? await h.opts.beforeInput(text, signal) : {};
   if (gate.block !== undefined) return;
-  const typed = transformed(h, text);
-  h.history.append({ role: "user", content: gate.context ? `${typed}\n\n<hook-context>\n${gate.context}\n</hook-context>` : typed, meta: { createdAt: h.now() } });
+  const typed = await transformed(h, text);
+  const content = gate.context ? `${typed.content}\n\n<hook-context>\n${gate.context}\n</hook-context>` : typed.content;
+  h.history.append({ role: "user", content, ...(typed.images ? { images: typed.images } : {}), meta: { createdAt: h.now() } });
   h.emit({ type: "notice", level: "info", text: t("core.newInstruction") });
 }
 
@@ -128,7 +129,7 @@ async function buildRequest(h: TurnHost, task: string, signal: AbortSignal): Pro
   const request: LlmRequest = {
     model: binding.model,
     system: h.opts.systemPrompt({ nativeTools: native, tools: specs }),
-    messages: [...outgoing],
+    messages: binding.images === false ? withoutImages(outgoing) : [...outgoing],
     ...(anchor ? { anchor } : {}),
     purpose: "main",
     contextWindow: binding.contextWindow,
@@ -136,6 +137,15 @@ async function buildRequest(h: TurnHost, task: string, signal: AbortSignal): Pro
   if (native) request.tools = specs;
   if (h.opts.maxOutputTokens) request.maxOutputTokens = h.opts.maxOutputTokens;
   return { request, provider: binding.provider };
+}
+
+/** Images kept in the history from a vision model are not sent to one without vision (its server would refuse them). */
+function withoutImages(messages: readonly Message[]): Message[] {
+  return messages.map((m) => {
+    if (m.role !== "user" || !m.images?.length) return m;
+    const { images, ...rest } = m;
+    return { ...rest, content: `${m.content}\n\n[${images.length} image(s) not shown: this model cannot see images.]` };
+  });
 }
 
 /** A short reminder of the task, added to each request and never persisted. */
@@ -186,15 +196,27 @@ function batchCompleted(h: TurnHost, batchId: string, calls: ToolCallRequest[], 
   });
 }
 
-/** `transformInput` (e.g. `@path` attachments); its notices are warnings, and a failure keeps the text as typed. */
-export function transformed(h: Pick<TurnHost, "opts" | "emit">, text: string): string {
-  if (!h.opts.transformInput) return text;
+/**
+ * `transformInput` (e.g. `@path` attachments, images); its notices are warnings, and a failure keeps the text as
+ * typed. Images for a model without vision are not sent: the user is told and the model reads a note instead.
+ */
+export async function transformed(h: Pick<TurnHost, "opts" | "emit" | "binding">, text: string): Promise<{ content: string; images?: ImagePart[] }> {
+  if (!h.opts.transformInput) return { content: text };
   try {
-    const r = h.opts.transformInput(text);
+    const r = await h.opts.transformInput(text);
     for (const n of r.notices ?? []) h.emit({ type: "notice", level: "warn", text: n });
-    return r.text;
+    const images = r.images ?? [];
+    const blind = images.length > 0 && h.binding.images === false;
+    // "attached" lines would contradict the no-vision warning that replaces them.
+    if (!blind) for (const n of r.infos ?? []) h.emit({ type: "notice", level: "info", text: n });
+    if (!images.length) return { content: r.text };
+    if (blind) {
+      h.emit({ type: "notice", level: "warn", text: t("image.noVision", { model: h.binding.model, count: images.length }) });
+      return { content: `${r.text}\n\n[${images.length} image(s) the user attached were not sent: this model cannot see images.]` };
+    }
+    return { content: r.text, images };
   } catch (err) {
     h.emit({ type: "notice", level: "warn", text: t("core.attachmentsFailed", { error: (err as Error)?.message ?? String(err) }) });
-    return text;
+    return { content: text };
   }
 }

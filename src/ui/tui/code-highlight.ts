@@ -51,17 +51,17 @@ export function highlightCodeLine(line: string, lang: string, out: TextChunk[]):
       TOKEN.lastIndex = last;
     } else if (m[2] !== undefined) {
       flush();
-      out.push(chunk(m[2], "#9ece6a"));
+      out.push(chunk(m[2], colors.string));
     } else if (m[3] !== undefined) {
       flush();
-      out.push(chunk(m[3], "#ff9e64"));
+      out.push(chunk(m[3], colors.number));
     } else if (m[4] !== undefined) {
       if (kw.has(m[4])) {
         flush();
-        out.push(chunk(m[4], "#bb9af7", TextAttributes.BOLD));
+        out.push(chunk(m[4], colors.keyword, TextAttributes.BOLD));
       } else if (m[5] !== undefined) {
         flush();
-        out.push(chunk(m[4], "#7aa2f7"));
+        out.push(chunk(m[4], colors.func));
       } else plain += m[4];
       if (m[5] !== undefined) plain += m[5];
     }

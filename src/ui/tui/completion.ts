@@ -29,6 +29,8 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   translatedCommand("stats", "cmd.stats"),
   translatedCommand("status", "cmd.status"),
   translatedCommand("ui", "cmd.ui"),
+  translatedCommand("theme", "cmd.theme"),
+  translatedCommand("vim", "cmd.vim"),
   translatedCommand("exit", "cmd.exit"),
 ];
 

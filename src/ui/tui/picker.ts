@@ -5,7 +5,7 @@
  * it closes: while it is open it is always drawn (inline mode grows the footer by `rows`).
  */
 import { BoxRenderable, SelectRenderable, SelectRenderableEvents, type CliRenderer, type SelectOption } from "@opentui/core";
-import { colors } from "./theme.ts";
+import { colors, ink, paintSelect, selectColors } from "./theme.ts";
 
 export interface PickerItem {
   name: string;
@@ -37,8 +37,8 @@ export class Picker {
       zIndex: 100,
       border: true,
       borderStyle: "rounded",
-      borderColor: colors.accent,
-      backgroundColor: colors.bg,
+      borderColor: ink(colors.accent),
+      backgroundColor: ink(colors.bg),
       shouldFill: true,
       visible: false,
     });
@@ -48,8 +48,7 @@ export class Picker {
       options: [],
       wrapSelection: true,
       showDescription: false,
-      backgroundColor: colors.bg,
-      focusedBackgroundColor: colors.bg,
+      ...selectColors(),
     });
     this.box.add(this.select);
     this.select.on(SelectRenderableEvents.ITEM_SELECTED, (_i: number, opt: SelectOption | null) => {
@@ -71,6 +70,9 @@ export class Picker {
   open(title: string, items: PickerItem[], selected: number, onPick: (value: unknown) => void): void {
     this.onPick = onPick;
     this.box.title = title;
+    paintSelect(this.select);
+    this.box.borderColor = ink(colors.accent);
+    this.box.backgroundColor = ink(colors.bg);
     this.select.options = items.map((i) => ({ name: i.name, description: i.description, value: i.value }));
     this.select.setSelectedIndex(selected);
     this.wanted = items.length + 2;

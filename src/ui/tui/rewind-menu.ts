@@ -9,7 +9,7 @@ import { isAbsolute, relative } from "node:path";
 import type { Op } from "../../protocol/events.ts";
 import type { CheckpointSummary, RestorePlan } from "../../agent/checkpoints/schema.ts";
 import { chunk } from "./item-chunks.ts";
-import { colors } from "./theme.ts";
+import { colors, ink, paintSelect, selectColors } from "./theme.ts";
 import { t } from "../../i18n/i18n.ts";
 
 export type { CheckpointSummary, RestorePlan };
@@ -66,15 +66,15 @@ export class RewindMenu {
       zIndex: 110,
       border: true,
       borderStyle: "rounded",
-      borderColor: colors.accent,
-      backgroundColor: colors.bg,
+      borderColor: ink(colors.accent),
+      backgroundColor: ink(colors.bg),
       shouldFill: true,
       title: t("rewind.title"),
       visible: false,
       flexDirection: "column",
     });
     this.info = new TextRenderable(renderer, { content: "", flexShrink: 0, paddingLeft: 1 });
-    this.select = new SelectRenderable(renderer, { width: "100%", flexGrow: 1, options: [], wrapSelection: true, showDescription: false, backgroundColor: colors.bg, focusedBackgroundColor: colors.bg });
+    this.select = new SelectRenderable(renderer, { width: "100%", flexGrow: 1, options: [], wrapSelection: true, showDescription: false, ...selectColors() });
     this.box.add(this.info);
     this.box.add(this.select);
     this.select.on(SelectRenderableEvents.ITEM_SELECTED, (_i: number, opt: SelectOption | null) => {
@@ -97,6 +97,9 @@ export class RewindMenu {
 
   /** Opens on the checkpoint list; false (and a notice) when there are none. */
   open(): boolean {
+    paintSelect(this.select);
+    this.box.borderColor = ink(colors.accent);
+    this.box.backgroundColor = ink(colors.bg);
     const list = this.source.list();
     if (!list.length) {
       this.notice(t("rewind.none"), "info");

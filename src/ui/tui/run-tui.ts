@@ -12,6 +12,8 @@ import { TuiApp, type TuiAppOptions } from "./tui-app.ts";
 import type { DisplayMode } from "./view-model.ts";
 import { gitBranch } from "./git-branch.ts";
 import { ScrollRegionMover, scrollRegionsEnabled } from "./scroll-region.ts";
+import { applyTheme, noColor } from "./theme.ts";
+import { detectTheme } from "./theme-detect.ts";
 import { t } from "../../i18n/i18n.ts";
 
 /** The TuiApp's options minus what runTui supplies itself (exit, log, tmux copy, the Esc+Esc window from env). */
@@ -81,6 +83,10 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
   process.on("unhandledRejection", onFatal);
 
   try {
+    // The palette is chosen before the first frame: an explicit setting, else the terminal's background.
+    const theme = await detectTheme(opts.theme ?? "auto", process.env);
+    applyTheme(theme.theme);
+    log(`theme ${theme.theme} (${theme.source})${noColor() ? ", NO_COLOR: mono" : ""}`);
     renderer = await createCliRenderer({
       screenMode: opts.inline ? "split-footer" : "alternate-screen",
       footerHeight: 6,

@@ -4,6 +4,8 @@ import { formatCost, formatTokens } from "../../llm/usage.ts";
 import type { SlashCommand } from "./completion.ts";
 import { openModelPicker } from "./model-picker.ts";
 import type { TuiInternals } from "./tui-internals.ts";
+import { runThemeCommand } from "./theme-command.ts";
+import { toggleVim } from "./vim-mode.ts";
 import type { ViewState } from "./view-model.ts";
 
 export async function runSlashCommand(app: TuiInternals, name: string, args: string): Promise<void> {
@@ -37,6 +39,12 @@ export async function runSlashCommand(app: TuiInternals, name: string, args: str
       }
       if (app.opts.listModels) return openModelPicker(app, name);
       break;
+    case "theme": {
+      const r = runThemeCommand(app, args);
+      return notice(r.text, r.level);
+    }
+    case "vim":
+      return notice(toggleVim(app));
     case "stats":
       if (!app.opts.onSlashCommand) return notice(statsText(app.state));
       break;
@@ -52,7 +60,7 @@ export async function runSlashCommand(app: TuiInternals, name: string, args: str
 
 function helpText(commands: readonly SlashCommand[]): string {
   const cmds = commands.map((c) => `/${c.name.padEnd(10)} ${c.description}`).join("\n");
-  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3"), t("tui.helpKeysShell")].join("\n");
+  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3"), t("tui.helpKeysShell"), t("help.imagePaste"), t("help.vimKeys")].join("\n");
   return `${cmds}\n${keys}`;
 }
 

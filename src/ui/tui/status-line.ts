@@ -25,8 +25,10 @@ interface Part {
 const SEP = " · ";
 const HINT_SEP = "   ";
 
-export function statusText(state: ViewState, now: number, spinnerFrame: number, hint?: string, width = Infinity): string {
+export function statusText(state: ViewState, now: number, spinnerFrame: number, hint?: string, width = Infinity, vimMode?: string): string {
   const parts = statusParts(state, now, spinnerFrame);
+  // Vim mode's NORMAL / INSERT leads the line and stays as long as the permission mode does.
+  if (vimMode) parts.unshift({ text: vimMode, keep: 92 });
   return fitStatus(parts, hint ?? "", width);
 }
 

@@ -23,7 +23,7 @@ import {
 import type { ToolCallView, TranscriptItem, ViewState } from "./view-model.ts";
 import { chunk, itemChunks, thinkingChunks, toolChunks, type RenderFlags } from "./item-chunks.ts";
 import { markdownChunks } from "./markdown-text.ts";
-import { colors } from "./theme.ts";
+import { colors, ink } from "./theme.ts";
 import type { ScrollRegionRect } from "./scroll-region.ts";
 
 const PAGE_LINES = 200;
@@ -226,7 +226,7 @@ export class LiveArea {
 
   constructor(renderer: CliRenderer, _syntaxStyle: SyntaxStyle) {
     this.box = new BoxRenderable(renderer, { id: "live", flexDirection: "column", width: "100%", flexShrink: 0 });
-    this.thinking = new TextRenderable(renderer, { content: "", width: "100%", visible: false, fg: colors.dim });
+    this.thinking = new TextRenderable(renderer, { content: "", width: "100%", visible: false, fg: ink(colors.dim) });
     this.tail = new TextRenderable(renderer, { content: "", width: "100%", visible: false });
     this.tools = new TextRenderable(renderer, { content: "", width: "100%", visible: false });
     this.box.add(this.thinking);
@@ -243,8 +243,17 @@ export class LiveArea {
 
   private gaps = 0;
 
+  private epoch = -1;
+
   sync(state: ViewState, flags: RenderFlags): void {
     const { live } = state;
+    // A new epoch redraws everything (a /theme palette, Ctrl+T): the live parts too, not only committed items.
+    if (state.epoch !== this.epoch) {
+      this.epoch = state.epoch;
+      this.lastThinking = this.lastTail = "\u0000";
+      this.lastTools = Symbol("redraw");
+      this.thinking.fg = ink(colors.dim);
+    }
     if (live.thinking !== this.lastThinking) {
       this.lastThinking = live.thinking;
       this.thinking.visible = live.thinking.length > 0;

@@ -52,4 +52,8 @@ export interface TuiAppOptions {
   onCopy?(text: string): void;
   /** Double-Esc window, default CHATCLI_REWIND_ESC_MS or 500. */
   rewindEscMs?: number;
+  /** Start the prompt editor in vim mode (settings `editor.vim`). */
+  vim?: boolean;
+  /** The palette (settings `ui.theme`); run-tui detects the background for `auto`. */
+  theme?: "light" | "dark" | "auto";
 }

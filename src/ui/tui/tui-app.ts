@@ -29,6 +29,9 @@ import { buildTuiLayout } from "./tui-layout.ts";
 import { submitShellLine } from "./shell-mode.ts";
 import { todoChunks, todoRows, todoVisible } from "./todo-panel.ts";
 import { StreamPacer } from "./stream-pacer.ts";
+import { vimLabel } from "./vim-mode.ts";
+import { followTerminalTheme } from "./theme-command.ts";
+import { initialVimState } from "./vim-keys.ts";
 
 export type { ModelChoice, TuiAppOptions } from "./tui-app-options.ts";
 
@@ -72,6 +75,8 @@ export class TuiApp {
   private readonly promptRestore: PromptRestore;
   /** What the keymap, slash commands and pickers see of this app. */
   private readonly internals: TuiInternals;
+  private readonly restyleLayout: () => void;
+  private readonly unfollowTheme: () => void;
 
   constructor(
     readonly renderer: CliRenderer,
@@ -96,6 +101,8 @@ export class TuiApp {
     this.completionText = layout.completionText;
     this.prompt = layout.prompt;
     this.statusLine = layout.statusLine;
+    this.restyleLayout = layout.restyle;
+    if (opts.vim) this.input.vim = initialVimState("insert");
     this.picker = new Picker(renderer, () => {
       this.prompt.focus();
       this.syncNow();
@@ -114,6 +121,7 @@ export class TuiApp {
       },
     );
     this.internals = this.makeInternals();
+    this.unfollowTheme = followTerminalTheme(renderer, opts.theme ?? "auto", this.internals);
 
     renderer.keyInput.on("keypress", this.onKey);
     renderer.on("selection", this.onSelection);
@@ -228,6 +236,7 @@ export class TuiApp {
     this.renderer.keyInput.off("keypress", this.onKey);
     this.renderer.off("selection", this.onSelection);
     this.renderer.off("resize", this.onResize);
+    this.unfollowTheme();
     this.committer?.dispose();
   }
 
@@ -267,6 +276,12 @@ export class TuiApp {
       cyclePermissionMode: () => this.cyclePermissionMode(),
       requestRewind: () => this.requestRewind(),
       onSubmit: () => this.onSubmit(),
+      restyle: () => {
+        this.restyleLayout();
+        this.shellMarker = this.state.shellMode !== true; // the marker is drawn again in the new palette
+        this.state = { ...this.state, epoch: this.state.epoch + 1 };
+        this.syncNow();
+      },
     };
   }
 
@@ -329,7 +344,7 @@ export class TuiApp {
     let hint = this.input.hint;
     const search = this.input.search;
     if (search) hint = t("tui.search", { query: search.query, match: search.match.split("\n")[0] ?? "" });
-    this.statusLine.content = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint, this.statusWidth());
+    this.statusLine.content = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint, this.statusWidth(), vimLabel(this.internals));
   }
 
   /** Cells the status line may use (it has one column of left padding). */

@@ -11,6 +11,7 @@ import type { RewindMenu } from "./rewind-menu.ts";
 import type { TranscriptView } from "./transcript-view.ts";
 import type { TuiAppOptions } from "./tui-app-options.ts";
 import type { ViewInput, ViewState } from "./view-model.ts";
+import type { VimState } from "./vim-keys.ts";
 
 /** Keyboard-side state that outlives one key press. */
 export interface TuiInputState {
@@ -25,10 +26,12 @@ export interface TuiInputState {
   completionIndex: number;
   /** Ctrl+R history search in progress. */
   search: { query: string; index: number; match: string } | null;
+  /** Vim mode of the prompt editor (vim-mode.ts); null when off. */
+  vim: VimState | null;
 }
 
 export function initialInputState(): TuiInputState {
-  return { thinkingToggled: false, hint: "", lastEscAt: -Infinity, lastCtrlCAt: -Infinity, approvalShownAt: -Infinity, completion: null, completionIndex: 0, search: null };
+  return { thinkingToggled: false, hint: "", lastEscAt: -Infinity, lastCtrlCAt: -Infinity, approvalShownAt: -Infinity, completion: null, completionIndex: 0, search: null, vim: null };
 }
 
 export interface TuiInternals {
@@ -55,4 +58,6 @@ export interface TuiInternals {
   cyclePermissionMode(): void;
   requestRewind(): void;
   onSubmit(): void;
+  /** Re-reads the palette everywhere and redraws (after /theme). */
+  restyle(): void;
 }

@@ -4,6 +4,8 @@ import { t } from "../../i18n/i18n.ts";
 import { decisionForKey } from "./approval-box.ts";
 import { completionKey } from "./completion-popup.ts";
 import type { TuiInternals } from "./tui-internals.ts";
+import { handleVimKey } from "./vim-mode.ts";
+import { pasteClipboardImage } from "./clipboard-image.ts";
 
 const APPROVAL_GUARD_MS = 250;
 const CTRL_C_WINDOW_MS = 2000;
@@ -47,9 +49,17 @@ export function handleKey(app: TuiInternals, k: KeyEvent): void {
     onSearchKey(app, k);
     return;
   }
+  if (handleVimKey(app, k)) {
+    k.preventDefault();
+    return;
+  }
   if (k.name === "c" && k.ctrl) {
     k.preventDefault();
     return onCtrlC(app, now);
+  }
+  if (k.name === "v" && k.ctrl && !k.meta) {
+    k.preventDefault();
+    return void pasteImage(app);
   }
   if (k.name === "d" && k.ctrl) {
     if (app.prompt.plainText === "") {
@@ -193,4 +203,15 @@ function onSearchKey(app: TuiInternals, k: KeyEvent): void {
   }
   app.syncStatus();
   app.renderer.requestRender();
+}
+
+/** Ctrl+V: a clipboard image becomes an `@path` in the prompt (clipboard-image.ts). */
+async function pasteImage(app: TuiInternals): Promise<void> {
+  const r = await pasteClipboardImage();
+  if (app.destroyed) return;
+  if (!r.ok) return app.dispatch({ type: "ui.notice", level: "warn", text: r.message });
+  const before = app.prompt.plainText;
+  const sep = before && !/\s$/.test(before.slice(0, app.prompt.cursorOffset)) ? " " : "";
+  app.prompt.insertText(`${sep}@${r.path} `);
+  app.dispatch({ type: "ui.notice", level: "info", text: t("image.clipboardSaved", { path: r.path }) });
 }

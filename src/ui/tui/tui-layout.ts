@@ -6,7 +6,7 @@ import { BoxRenderable, ScrollBoxRenderable, StyledText, TextRenderable, Textare
 import { t } from "../../i18n/i18n.ts";
 import { chunk } from "./item-chunks.ts";
 import { ScrollbackCommitter } from "./scrollback-committer.ts";
-import { colors, createSyntaxStyle } from "./theme.ts";
+import { colors, createSyntaxStyle, ink } from "./theme.ts";
 import { LiveArea, TranscriptView } from "./transcript-view.ts";
 
 export interface TuiLayout {
@@ -24,6 +24,8 @@ export interface TuiLayout {
   /** The `› ` before the prompt (`! ` in shell mode). */
   promptMarker: TextRenderable;
   statusLine: TextRenderable;
+  /** Re-reads the palette into what was coloured at construction (after /theme). */
+  restyle(): void;
 }
 
 export function buildTuiLayout(renderer: CliRenderer, inline: boolean, on: { submit(): void; promptChanged(): void; log(msg: string): void }): TuiLayout {
@@ -47,13 +49,13 @@ export function buildTuiLayout(renderer: CliRenderer, inline: boolean, on: { sub
   }
   const queueText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 1 });
   const todoText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 1 });
-  const approvalText = new TextRenderable(renderer, { content: "", width: "100%", bg: colors.bg });
+  const approvalText = new TextRenderable(renderer, { content: "", width: "100%", bg: ink(colors.bg) });
   const approvalBox = new BoxRenderable(renderer, {
     border: true,
     borderStyle: "rounded",
-    borderColor: colors.warn,
+    borderColor: ink(colors.warn),
     title: t("tui.approvalTitle"),
-    backgroundColor: colors.bg,
+    backgroundColor: ink(colors.bg),
     shouldFill: true,
     visible: false,
     flexShrink: 0,
@@ -61,11 +63,11 @@ export function buildTuiLayout(renderer: CliRenderer, inline: boolean, on: { sub
     paddingRight: 1,
   });
   approvalBox.add(approvalText);
-  const completionText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 2, bg: colors.bg });
+  const completionText = new TextRenderable(renderer, { content: "", visible: false, flexShrink: 0, paddingLeft: 2, bg: ink(colors.bg) });
   const promptBox = new BoxRenderable(renderer, {
     border: true,
     borderStyle: "rounded",
-    borderColor: colors.border,
+    borderColor: ink(colors.border),
     flexShrink: 0,
     flexDirection: "row",
   });
@@ -84,16 +86,32 @@ export function buildTuiLayout(renderer: CliRenderer, inline: boolean, on: { sub
     ],
     onSubmit: () => on.submit(),
     onContentChange: () => on.promptChanged(),
+    textColor: ink(colors.text),
+    focusedTextColor: ink(colors.text),
+    placeholderColor: ink(colors.dim),
+    cursorColor: ink(colors.text),
   });
   const promptMarker = new TextRenderable(renderer, { content: new StyledText([chunk("› ", colors.accent)]), width: 2, flexShrink: 0 });
   promptBox.add(promptMarker);
   promptBox.add(prompt);
-  const statusLine = new TextRenderable(renderer, { content: "", flexShrink: 0, fg: colors.dim, paddingLeft: 1, height: 1 });
+  const statusLine = new TextRenderable(renderer, { content: "", flexShrink: 0, fg: ink(colors.dim), paddingLeft: 1, height: 1 });
   root.add(todoText);
   root.add(queueText);
   root.add(approvalBox);
   root.add(completionText);
   root.add(promptBox);
   root.add(statusLine);
-  return { root, transcript, live, committer, queueText, todoText, approvalBox, approvalText, completionText, prompt, promptMarker, statusLine };
+  const restyle = () => {
+    approvalText.bg = ink(colors.bg);
+    approvalBox.borderColor = ink(colors.warn);
+    approvalBox.backgroundColor = ink(colors.bg);
+    completionText.bg = ink(colors.bg);
+    promptBox.borderColor = ink(colors.border);
+    prompt.textColor = ink(colors.text);
+    prompt.focusedTextColor = ink(colors.text);
+    prompt.placeholderColor = ink(colors.dim);
+    prompt.cursorColor = ink(colors.text);
+    statusLine.fg = ink(colors.dim);
+  };
+  return { root, transcript, live, committer, queueText, todoText, approvalBox, approvalText, completionText, prompt, promptMarker, statusLine, restyle };
 }

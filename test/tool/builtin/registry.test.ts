@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { builtinTools, findTool, TOOL_ALIASES } from "../../../src/tool/registry.ts";
+import { createFetchTool } from "../../../src/tool/web/fetch-tool.ts";
 
 test("builtin tools: names, caps, read-only flags, valid specs", () => {
   const tools = builtinTools();
@@ -37,5 +38,9 @@ test("findTool resolves names and aliases case-insensitively, with @ and dashes"
   ];
   for (const [name, expected] of cases) expect(findTool(name)?.name).toBe(expected);
   expect(findTool("teleport")).toBeUndefined();
-  for (const target of Object.values(TOOL_ALIASES)) expect(findTool(target)).toBeDefined();
+  // fetch is registered only when web fetch is on: its aliases resolve in a list that has it.
+  const withFetch = [...builtinTools(), createFetchTool({ allowPrivateNetworks: false })];
+  for (const target of Object.values(TOOL_ALIASES)) expect(findTool(target, withFetch)).toBeDefined();
+  expect(findTool("web_fetch")).toBeUndefined();
+  expect(findTool("web_fetch", withFetch)?.name).toBe("fetch");
 });

@@ -7,7 +7,7 @@ import { TOOL_ALIASES, builtinTools, findTool, normalizeToolName } from "../../.
 
 const NAMES = new Set<string>([...builtinTools().map((t) => t.name), ...Object.keys(TOOL_ALIASES)]);
 /** Too common as ordinary words or functions to be read as a call without markup. */
-const AMBIGUOUS = new Set(["list", "find", "run", "command", "replace", "patch", "dir", "execute", "view", "cat", "sh", "terminal"]);
+const AMBIGUOUS = new Set(["list", "find", "run", "command", "replace", "patch", "dir", "execute", "view", "cat", "sh", "terminal", "fetch"]);
 
 /** `"read": {` — a tool name as a JSON key (the parser's prefilter for the name-as-only-key shape). */
 export const NAME_KEY_RE = new RegExp(`["'](?:${[...NAMES].filter((n) => !AMBIGUOUS.has(n)).join("|")})["']\\s*:\\s*\\{`, "g");
