@@ -23,7 +23,7 @@ export interface ExtCatalogue {
  * Slash commands chatcli itself answers (the TUI's, the CLI's and this feature's): a custom command or a skill of
  * the same name is not offered as `/name` (reported).
  */
-export const RESERVED_COMMANDS: readonly string[] = ["help", "model", "provider", "clear", "compact", "rewind", "session", "stats", "status", "ui", "exit", "quit", "context", "agent", "agents", "skills", "plugins", "hooks", "diff", "undo", "init", "todo"];
+export const RESERVED_COMMANDS: readonly string[] = ["help", "model", "provider", "clear", "compact", "rewind", "session", "stats", "status", "ui", "exit", "quit", "context", "agent", "agents", "skills", "plugins", "hooks", "diff", "undo", "init", "todo", "theme", "vim", "mcp", "memory"];
 
 const cache = new Map<string, Promise<ExtCatalogue>>();
 
