@@ -18,6 +18,9 @@ export interface CommonFlags {
   maxBudgetUsd?: number;
   /** `--agent NAME`: the persona the session starts with (issue 18). */
   agent?: string;
+  /** `--mcp-config FILE` (repeatable; a file or inline JSON) and `--strict-mcp-config` (issue 17). */
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
 }
 
 export type CliCommand =
@@ -129,6 +132,9 @@ export function parseArgs(argv: string[], version: string): CliCommand {
       f.maxBudgetUsd = usd;
     }
     if (typeof a.agent === "string" && a.agent) f.agent = a.agent;
+    const mcpConfig = (Array.isArray(a["mcp-config"]) ? a["mcp-config"] : [a["mcp-config"]]).filter((v): v is string => typeof v === "string" && v !== "");
+    if (mcpConfig.length) f.mcpConfig = mcpConfig;
+    if (a["strict-mcp-config"] === true) f.strictMcpConfig = true;
     return f;
   };
   const parser = yargs(argv)
@@ -151,6 +157,8 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .option("rewind", { type: "number", describe: t("args.rewind") })
     .option("max-budget-usd", { type: "number", describe: t("args.maxBudgetUsd") })
     .option("agent", { type: "string", describe: t("args.agent") })
+    .option("mcp-config", { type: "string", array: true, describe: t("args.mcpConfig") })
+    .option("strict-mcp-config", { type: "boolean", describe: t("args.strictMcpConfig") })
     .command("models", t("args.models"), (y) => y.option("json", { type: "boolean", default: false, describe: t("args.json") }), (a) => {
       result = { kind: "models", flags: common(a), json: Boolean(a.json) };
     })

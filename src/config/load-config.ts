@@ -174,6 +174,11 @@ function withoutWidening(project: Settings, file: string, warnings: string[]): S
     }
     out.sandbox = sandbox;
   }
+  // MCP servers a repository brings belong in its `.mcp.json`, which asks the user before any of them starts.
+  if (out.mcpServers) {
+    refuse('"mcpServers"');
+    delete out.mcpServers;
+  }
   return out;
 }
 
