@@ -6,7 +6,10 @@
  */
 import "./llm/providers/index.ts";
 import { join } from "node:path";
-import { parseArgs, UsageError, type CliCommand } from "./cli/args.ts";
+import { parseArgs, UsageError, type CliCommand, type CommonFlags } from "./cli/args.ts";
+import { McpConfigError } from "./mcp/load-servers.ts";
+import type { McpManager } from "./mcp/runtime/mcp-manager.ts";
+import { askToApproveProjectServers, createMcpSlash } from "./cli/mcp-slash.ts";
 import { modelsCommand } from "./cli/commands/models.ts";
 import { providersCommand } from "./cli/commands/providers.ts";
 import { listModelChoices, statsText } from "./cli/interactive-commands.ts";
@@ -123,7 +126,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`chatcli: ${err.message}\n`);
       return err.exitCode;
     }
-    if (err instanceof UsageError || err instanceof PolicyFileError) {
+    if (err instanceof UsageError || err instanceof PolicyFileError || err instanceof McpConfigError) {
       process.stderr.write(`chatcli: ${err.message}\n`);
       return 2;
     }
@@ -166,6 +169,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
     ...(cmd.maxTurns ? { maxTurns: cmd.maxTurns } : {}),
     interactive: false,
     summaries: cmd.outputFormat === "stream-json",
+    mcp: mcpFlags(cmd.flags),
     onUnansweredApproval: (action, _reason, tool) => {
       denied.push(action);
       // On stderr in every format: stdout may be a json consumer, but a person reads stderr. accept-edits only
@@ -179,6 +183,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   const session = wired.session;
   for (const w of (await applyExtStart(wired.skills, cmd.flags)).warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
   prompt = headlessPrompt(wired.skills, prompt);
+  startMcpHeadless(wired);
   if (cmd.rewind !== undefined) {
     const r = await applyRewindFlag(wired, cmd.rewind);
     if (!r) return 1;
@@ -210,9 +215,23 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   process.off("SIGINT", onSigint);
   process.off("SIGTERM", onSigint);
   await wired.ext?.runtime.end("other");
+  await wired.mcp?.dispose();
   wired.dispose();
   if (result.errorMessage) logger.error(result.errorMessage);
   return result.exitCode;
+}
+
+function mcpFlags(flags: CommonFlags): { configFiles: string[]; strict: boolean } {
+  return { configFiles: flags.mcpConfig ?? [], strict: flags.strictMcpConfig === true };
+}
+
+/** Headless: MCP servers start at once; project servers not approved are skipped with one line naming them. */
+function startMcpHeadless(wired: Pick<WiredSession, "mcp"> & { mcpWarnings?: string[] }): void {
+  for (const w of wired.mcpWarnings ?? []) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
+  if (!wired.mcp) return;
+  const pending = wired.mcp.unapproved().map((s) => s.name);
+  if (pending.length) process.stderr.write(`chatcli: ${t("mcp.unapprovedSkipped", { names: pending.join(", ") })}\n`);
+  wired.mcp.startAll();
 }
 
 /** `--rewind N` before the first turn. On failure says why on stderr and disposes the session: the caller exits 1. */
@@ -231,7 +250,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   cfg = await configForAgentFlag(cfg, cmd.flags);
   const resolved = await resolveModel(cfg);
   const resume = resolveResume(cfg, cmd);
-  const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
+  const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}), mcp: mcpFlags(cmd.flags) });
   const session = wired.session;
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
   const daily = createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot });
@@ -243,6 +262,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   // (`--agent` was looked up already, and its persona must be on before the first request.)
   const extStart = plainOut || cmd.flags.agent ? applyExtStart(wired.skills, cmd.flags) : afterFirstFrame().then(() => applyExtStart(wired.skills, cmd.flags));
   if (plainOut) for (const w of (await extStart).warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
+  const mcpSlash = wired.mcp ? createMcpSlash(wired.mcp, session) : undefined;
   let replay = resume ? transcriptEvents(resume, { contextWindow: session.contextWindow }) : [];
   if (cmd.rewind !== undefined) {
     // Issue 7: rewind before the TUI starts; it then shows the restored conversation with the prompt put back.
@@ -256,10 +276,12 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     if (cmd.noTui || !process.stdout.isTTY) process.stderr.write(`chatcli: ${resolved.notice}\n`);
     else replay = [...replay, { type: "notice" as const, level: "info" as const, text: resolved.notice }];
   }
+  if (wired.mcpWarnings.length && !cmd.noTui && process.stdout.isTTY) replay = [...replay, ...wired.mcpWarnings.map((text) => ({ type: "notice" as const, level: "warn" as const, text }))];
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}), skills: wired.skills, extStart });
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}), skills: wired.skills, extStart, ...(wired.mcp && mcpSlash ? { mcp: { manager: wired.mcp, slash: mcpSlash } } : {}), mcpWarnings: wired.mcpWarnings });
   } finally {
     await wired.ext?.runtime.end("prompt_input_exit");
+    await wired.mcp?.dispose();
     wired.dispose();
   }
 }
@@ -271,7 +293,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
-  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions; skills?: ExtRuntime; extStart?: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }> } = { replay: [] },
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions; skills?: ExtRuntime; extStart?: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }>; mcp?: { manager: McpManager; slash: ReturnType<typeof createMcpSlash> }; mcpWarnings?: string[] } = { replay: [] },
 ): Promise<number> {
   // Provider errors read the same in every mode: where it looked and what to do (describe-error.ts).
   const describe = (e: import("./protocol/llm.ts").LlmError): string => {
@@ -281,7 +303,7 @@ async function runInteractive(
   };
   // The commands both UIs hand over (the TUI handles its own first: /help, /model, /rewind, …).
   const onSlashCommand = async (name: string, args: string): Promise<string> => {
-    const mine = extras.slash?.handle(name, args) ?? extras.daily?.handle(name, args);
+    const mine = extras.slash?.handle(name, args) ?? extras.daily?.handle(name, args) ?? extras.mcp?.slash.handle(name, args);
     if (mine) return mine;
     const fromExt = extSlashCommand(extras.ext, name, args);
     if (fromExt) return fromExt;
@@ -298,17 +320,29 @@ async function runInteractive(
     });
     const { runPlain } = await import("./ui/tui/plain-output.ts");
     session.start();
+    if (extras.mcp) startMcpHeadless({ mcp: extras.mcp.manager });
+    for (const w of extras.mcpWarnings ?? []) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
     // Input markers only for a person at a terminal: not into a pipe or a file, not for a piped script.
     return runPlain(describingErrors(session, describe), process.stdin, process.stdout, { interactive: process.stdin.isTTY === true && process.stdout.isTTY === true, onSlashCommand });
   }
   const { runTui, displayModeFromEnv } = await import("./ui/tui/run-tui.ts");
+  // MCP servers start in the background once the first frame is up; a project's unapproved ones are asked about then.
+  const mcp = extras.mcp?.manager;
+  const mcpAfterFirstFrame = mcp
+    ? () => {
+        mcp.startAll();
+        void askToApproveProjectServers(mcp, session).catch(() => undefined);
+      }
+    : undefined;
   return runTui({
     session: describingErrors(startingExtensionsOnSubscribe(extras.replay.length ? withReplay(session, extras.replay) : session, extras.ext, cmd.resume !== undefined || cmd.continue ? "resume" : "startup"), describe),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
-    extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? [])],
+    extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? []), ...(extras.mcp?.slash.commands ?? [])],
     ...(cfg.maxBudgetUsd !== undefined ? { budgetUsd: cfg.maxBudgetUsd } : {}),
     ...(extras.skills && extras.extStart ? { lateExtras: lateExtras(extras.skills, extras.extStart) } : {}),
+    ...(extras.mcp ? { dynamicCommands: () => extras.mcp!.slash.dynamicCommands() } : {}),
+    ...(mcpAfterFirstFrame ? { afterFirstFrame: mcpAfterFirstFrame } : {}),
     provider: resolved.providerId,
     model: resolved.model,
     version: versionString(),

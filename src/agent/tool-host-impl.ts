@@ -53,6 +53,8 @@ export interface ToolHostOptions {
   hooks?: ToolCallHooks;
   /** Tools added after start (plugins), read on every call and every specs(). */
   extraTools?: () => ToolDefinition[];
+  /** Tools that come and go while the session runs (MCP servers): offered after the builtins, found by exact name first. */
+  dynamicTools?: { tools(): readonly ToolDefinition[]; find(name: string): ToolDefinition | undefined };
 }
 
 /** A call after step 1: everything later steps need, computed once. */
@@ -81,9 +83,9 @@ const READ_PATH_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
 export function createToolHost(o: ToolHostOptions): ToolHost {
   const base = o.tools ?? builtinTools();
   const all = () => (o.extraTools ? [...base, ...o.extraTools()] : base);
-  const find = (name: string) => findTool(name, all());
+  const find = (name: string) => o.dynamicTools?.find(name) ?? findTool(name, all());
   return {
-    specs: (): ToolSpec[] => all().map((t) => t.spec()),
+    specs: (): ToolSpec[] => [...all().map((t) => t.spec()), ...(o.dynamicTools?.tools().map((t) => t.spec()) ?? [])],
     canonicalName: (name) => find(name)?.name,
     title: (name, args) => find(name)?.describe(args ?? {}) ?? name,
     run: async (call, ctx) => {
@@ -309,6 +311,7 @@ function execCwd(o: ToolHostOptions, p: PreparedCall): string {
 }
 
 function actionText(p: PreparedCall): string {
+  if (p.tool.approvalAction) return p.tool.approvalAction(p.args);
   if (p.command !== undefined) return p.command;
   if (p.path) return p.path;
   if (typeof p.args.url === "string") return p.args.url; // fetch: the address is what a person decides on

@@ -20,6 +20,9 @@ export interface CommonFlags {
   agent?: string;
   /** `--offline`: no network but the provider. */
   offline?: boolean;
+  /** `--mcp-config FILE` (repeatable; a file or inline JSON) and `--strict-mcp-config` (issue 17). */
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
 }
 
 export type CliCommand =
@@ -132,6 +135,9 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     }
     if (typeof a.agent === "string" && a.agent) f.agent = a.agent;
     if (a.offline === true) f.offline = true;
+    const mcpConfig = (Array.isArray(a["mcp-config"]) ? a["mcp-config"] : [a["mcp-config"]]).filter((v): v is string => typeof v === "string" && v !== "");
+    if (mcpConfig.length) f.mcpConfig = mcpConfig;
+    if (a["strict-mcp-config"] === true) f.strictMcpConfig = true;
     return f;
   };
   const parser = yargs(argv)
@@ -155,6 +161,8 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     .option("rewind", { type: "number", describe: t("args.rewind") })
     .option("max-budget-usd", { type: "number", describe: t("args.maxBudgetUsd") })
     .option("agent", { type: "string", describe: t("args.agent") })
+    .option("mcp-config", { type: "string", array: true, describe: t("args.mcpConfig") })
+    .option("strict-mcp-config", { type: "boolean", describe: t("args.strictMcpConfig") })
     .command("models", t("args.models"), (y) => y.option("json", { type: "boolean", default: false, describe: t("args.json") }), (a) => {
       result = { kind: "models", flags: common(a), json: Boolean(a.json) };
     })

@@ -56,6 +56,11 @@ import { createBudgetGuard, type BudgetGuard } from "../llm/budget.ts";
 import { createShellPassthrough } from "../agent/shell-passthrough/run-shell.ts";
 import { createInitGuard, type InitGuard } from "../agent/init/init-guard.ts";
 import { ExtRuntime } from "../ext/ext-runtime.ts";
+import { createMcpRuntime } from "../mcp/runtime/create-runtime.ts";
+import { t } from "../i18n/i18n.ts";
+import type { McpManager } from "../mcp/runtime/mcp-manager.ts";
+import { expandMcpMentions, mcpMentions } from "../mcp/resources/mentions.ts";
+import { VERSION } from "../version.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -73,6 +78,8 @@ export interface WireOptions {
   record?: boolean;
   /** The saved sessions (default: `<home>/sessions/` with the real file system). */
   store?: SessionStore;
+  /** `--mcp-config FILE…` and `--strict-mcp-config` (issue 17). */
+  mcp?: { configFiles: readonly string[]; strict: boolean };
 }
 
 export interface WiredSession {
@@ -100,6 +107,10 @@ export interface WiredSession {
   ext: Extensions | undefined;
   /** Skills, personas and custom commands (issue 18). */
   skills: ExtRuntime;
+  /** The MCP servers (issue 17); undefined when none is configured. The caller starts them (`startAll`). */
+  mcp: McpManager | undefined;
+  /** MCP configuration warnings found while wiring (an invalid entry skipped), for the caller to show. */
+  mcpWarnings: string[];
   dispose(): void;
 }
 
@@ -149,6 +160,23 @@ export function wireSession(o: WireOptions): WiredSession {
   });
   // Collaborators that publish through the session reach it once it exists (below); none publishes before.
   let session: Session | undefined;
+  // MCP warnings from before the session exists (invalid entries) are kept for the caller to show.
+  const mcpWarnings: string[] = [];
+  const mcp = createMcpRuntime({
+    home: cfg.home,
+    projectRoot: cfg.projectRoot,
+    cwd: cfg.cwd,
+    userServers: cfg.settings.mcpServers,
+    userFile: cfg.files.user,
+    configFiles: o.mcp?.configFiles ?? [],
+    strict: o.mcp?.strict ?? false,
+    env: cfg.env,
+    childEnv,
+    clientVersion: VERSION,
+    binding: () => ({ providerId: session?.model.providerId ?? resolved.providerId, nativeTools: session?.model.nativeTools ?? resolved.info?.supportsTools ?? false, contextWindow: session?.contextWindow ?? contextWindow }),
+    warn: (text) => (session ? session.publish({ type: "notice", level: "warn", text: t("mcp.warning", { message: text }) }) : mcpWarnings.push(t("mcp.warning", { message: text }))),
+    scrub: createRedactor(cfg.env),
+  });
   const sessionId = o.resume?.meta.id ?? newSessionId();
   // Hooks and plugins (issue 19): nothing is built (two stats) when none are configured.
   const ext = createExtensions({
@@ -186,6 +214,7 @@ export function wireSession(o: WireOptions): WiredSession {
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
     configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: cfg.projectRoot, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
+    ...(mcp ? { dynamicTools: mcp } : {}),
   }));
   const usage = new UsageTracker();
   const todos = TodoState.fromEvents(o.resume?.viewEvents ?? []);
@@ -293,6 +322,8 @@ export function wireSession(o: WireOptions): WiredSession {
       },
       sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
       pipeline: async (history, ctx) => {
+        // MCP servers still starting are waited for here (each up to its start timeout), never at the prompt.
+        if (mcp) await mcp.ready(ctx.signal);
         await skills.beforeRequest(history);
         const r = outgoingOf(history);
         if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
@@ -309,7 +340,13 @@ export function wireSession(o: WireOptions): WiredSession {
         return Math.min(o.maxTurns ?? maxTurnsFromEnv(cfg.env), skills.persona?.maxTurns ?? Infinity);
       },
       earlyExitTurns: earlyExitFromEnv(cfg.env),
-      transformInput: (text) => expandInputWithImages(text, { projectRoot: cfg.projectRoot, paths }),
+      transformInput: async (text) => {
+        const r = await expandInputWithImages(text, { projectRoot: cfg.projectRoot, paths });
+        // `@server:uri` is an MCP resource (resolveInput attached it), not a missing file.
+        const mcpTokens = mcp ? mcpMentions(text, new Set(mcp.servers.map((x) => x.name))).map((m) => m.token) : [];
+        return mcpTokens.length ? { ...r, notices: (r.notices ?? []).filter((n) => !mcpTokens.some((tok) => n.includes(tok))) } : r;
+      },
+      ...(mcp ? { resolveInput: (text: string, signal: AbortSignal) => expandMcpMentions(text, mcp, signal) } : {}),
       ...(ext ? { beforeInput: (text: string, signal: AbortSignal) => ext.runtime.beforeInput(text, signal), onStop: (c: boolean, signal: AbortSignal) => ext.runtime.onStop(c, signal) } : {}),
       // A checkpoint keeps the history as the model was sent it (previews and cut results, as before the
       // pipeline moved to the outgoing side): the raw results are in the session file, and a copy per model call
@@ -400,7 +437,10 @@ export function wireSession(o: WireOptions): WiredSession {
     initGuard,
     summaries,
     workspace,
+    mcp,
+    mcpWarnings,
     dispose: () => {
+      mcp?.killNow();
       recorder?.close();
       summaries?.close();
       sandbox.dispose();

@@ -187,6 +187,11 @@ function withoutWidening(project: Settings, file: string, warnings: string[]): S
     out.webFetch = {};
   }
   if (out.webFetch === true) delete out.webFetch;
+  // MCP servers a repository brings belong in its `.mcp.json`, which asks the user before any of them starts.
+  if (out.mcpServers) {
+    refuse('"mcpServers"');
+    delete out.mcpServers;
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@ import { enHooks } from "./messages-en-hooks.ts";
 import { enDaily } from "./messages-en-daily.ts";
 import { enExt } from "./messages-en-ext.ts";
 import { enDailyB } from "./messages-en-daily-b.ts";
+import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
 
 export const en = {
   ...enCli,
@@ -17,4 +18,5 @@ export const en = {
   ...enDaily,
   ...enExt,
   ...enDailyB,
+  ...enMcpRuntime,
 } as const;

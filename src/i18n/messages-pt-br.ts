@@ -8,6 +8,7 @@ import { ptBRHooks } from "./messages-pt-br-hooks.ts";
 import { ptBRDaily } from "./messages-pt-br-daily.ts";
 import { ptBRExt } from "./messages-pt-br-ext.ts";
 import { ptBRDailyB } from "./messages-pt-br-daily-b.ts";
+import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -18,4 +19,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRDaily,
   ...ptBRExt,
   ...ptBRDailyB,
+  ...ptBRMcpRuntime,
 };

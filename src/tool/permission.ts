@@ -271,7 +271,8 @@ function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): P
 }
 
 function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
-  const matches = (r: PolicyRule) => parsePattern(r.pattern).tool === req.tool && parsePattern(r.pattern).arg === undefined;
+  // `*` in a rule's tool name is a glob (`mcp__github__*`: every tool of that MCP server).
+  const matches = (r: PolicyRule) => toolNameMatches(parsePattern(r.pattern).tool, req.tool) && parsePattern(r.pattern).arg === undefined;
   const deny = longestRule(ctx.rules, "deny", matches);
   if (deny) return decision("deny", why("perm.deniedByRule", { rule: deny.pattern }), "rule", deny.pattern);
   if (ctx.mode === "bypass") return decision("allow", why("perm.bypass"), "mode");
@@ -280,6 +281,11 @@ function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   const rule = bestRule(ctx.rules, matches);
   if (rule) return decision(rule.action, why(rule.action === "allow" ? "perm.allowedByRule" : "perm.askedByRule", { rule: rule.pattern }), "rule", rule.pattern);
   return decision("ask", why("perm.noRule", { tool: req.tool }), "default");
+}
+
+function toolNameMatches(pattern: string, tool: string): boolean {
+  if (!pattern.includes("*")) return pattern === tool;
+  return new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join(".*")}$`).test(tool);
 }
 
 /** Every command a line runs, including those behind wrappers and inside `bash -c`, for deny rules. */

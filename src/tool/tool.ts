@@ -113,6 +113,10 @@ export interface ToolDefinition {
    * decides and runs the call as that exec (policy, approval, sandbox, config guard). Absent for ordinary tools.
    */
   asExec?(args: PreparedArgs): string;
+  /** What the approval shows for a call (default: the path, the command or the name and arguments). */
+  approvalAction?(args: PreparedArgs): string;
+  /** A tool an MCP server provides (src/mcp/): its server and its own name there. */
+  readonly mcp?: { server: string; tool: string };
 }
 
 export function errorOutput(text: string, errorCode: string, details?: Record<string, unknown>): ToolOutput {

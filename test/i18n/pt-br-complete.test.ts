@@ -14,6 +14,10 @@ const IDENTICAL: Partial<Record<MessageKey, string>> = {
   "plugins.hooks": "\"hooks\" is the feature's name (the settings key) in both languages",
   "shell.indicator": "`! shell`: the prefix a person types and the word for a shell, the same in both languages",
   "vim.normal": "vim's own mode name, as vim shows it in every language",
+  "mcp.warning": "a prefix and an English detail from the MCP runtime",
+  "mcp.approveLine": "a server name and its command line or url",
+  "mcp.line": "names, a scope and parts translated themselves",
+  "mcp.reason": "a separator and a reason",
 };
 
 // Whole words only (not "is" inside "ilegível(is)"); text in quotes/backticks, flags, paths and placeholders is

@@ -65,6 +65,11 @@ export interface TurnOptions {
   anchorNote?: () => string | undefined;
   /** Before each model call: a reason to refuse it (the budget limit), or undefined to send it. */
   checkRequest?: (request: LlmRequest) => string | undefined;
+  /**
+   * Asynchronous attachments resolved before `transformInput` when a run starts (e.g. `@server:uri` MCP resources);
+   * a failure keeps the text as typed. Not applied to type-ahead input delivered mid-run.
+   */
+  resolveInput?: (text: string, signal: AbortSignal) => Promise<{ text: string; notices?: string[] }>;
   /** Before every model call of the main session. */
   onCheckpoint?: (history: Message[]) => void;
   /** A batch of tool calls finished; used for tool-use summaries. Fired before the next model call. */

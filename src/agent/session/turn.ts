@@ -41,7 +41,7 @@ const MAX_STOP_CONTINUATIONS = 5;
 export async function runTurn(h: TurnHost, input: string, signal: AbortSignal): Promise<RunOutcome> {
   const gate = h.opts.beforeInput ? await h.opts.beforeInput(input, signal) : {};
   if (gate.block !== undefined) return { stopReason: "blocked", usage: { ...NO_USAGE } };
-  const typed = await transformed(h, input);
+  const typed = await transformed(h, await resolved(h, input, signal));
   const content = gate.context ? `${typed.content}\n\n<hook-context>\n${gate.context}\n</hook-context>` : typed.content;
   const userMessage: Message = { role: "user", content, ...(typed.images ? { images: typed.images } : {}), meta: { createdAt: h.now() } };
   h.history.append(userMessage);
@@ -194,6 +194,19 @@ function batchCompleted(h: TurnHost, batchId: string, calls: ToolCallRequest[], 
       return { id: c.id, name: c.name, args: c.args, result: r?.content ?? "", isError: r?.role === "tool" ? r.isError === true : false };
     }),
   });
+}
+
+/** `resolveInput` (e.g. `@server:uri` MCP resources); its notices are warnings, and a failure keeps the text as typed. */
+async function resolved(h: Pick<TurnHost, "opts" | "emit">, text: string, signal: AbortSignal): Promise<string> {
+  if (!h.opts.resolveInput) return text;
+  try {
+    const r = await h.opts.resolveInput(text, signal);
+    for (const n of r.notices ?? []) h.emit({ type: "notice", level: "warn", text: n });
+    return r.text;
+  } catch (err) {
+    h.emit({ type: "notice", level: "warn", text: t("core.attachmentsFailed", { error: (err as Error)?.message ?? String(err) }) });
+    return text;
+  }
 }
 
 /**

@@ -6,7 +6,8 @@ import { isAbsolute, posix, resolve } from "node:path";
 import type { PermissionRequest } from "../permission.ts";
 import { parseShell } from "../shell/parse-shell.ts";
 
-const READ_TOOLS = new Set(["read", "search", "tree", "list", "glob"]);
+// mcp_search (src/mcp/) reads only the local catalog of MCP tools.
+const READ_TOOLS = new Set(["read", "search", "tree", "list", "glob", "mcp_search"]);
 const WRITE_TOOLS = new Set(["write", "edit"]);
 export type ToolKind = "read" | "write" | "exec" | "other";
 

@@ -46,6 +46,10 @@ export interface TuiAppOptions {
    * slash commands to complete and list, and events to show (skipped files, the persona of `--agent`).
    */
   lateExtras?: Promise<{ commands: SlashCommand[]; events: import("../../protocol/events.ts").AgentEvent[] }>;
+  /** Slash commands that come and go while the app runs (MCP server prompts), read at each completion. */
+  dynamicCommands?: () => SlashCommand[];
+  /** Called once the first frame is on screen and the renderer is idle (background work that must not delay it: MCP servers). */
+  afterFirstFrame?: () => void;
   onExit(code: number): void;
   log?(msg: string): void;
   /** Also given each mouse selection copied with OSC 52 (run-tui: the plain OSC 52 tmux turns into a buffer). */

@@ -143,6 +143,8 @@ export class TuiApp {
       if (s.notice) this.dispatch({ type: "ui.notice", ...s.notice });
     });
     this.syncNow();
+    // idle() resolves once the first frame is written; a renderer kept busy (an animation) still gets it after 1.5 s.
+    if (opts.afterFirstFrame) void Promise.race([this.renderer.idle(), new Promise((r) => setTimeout(r, 1500))]).then(() => opts.afterFirstFrame?.());
   }
 
   /** Applies an event or UI action; `immediate` syncs now, otherwise coalesced to one sync per frame. */
@@ -393,7 +395,8 @@ export class TuiApp {
 
   private onPromptChanged(): void {
     const text = this.prompt.plainText;
-    this.input.completion = completionFor(text, this.commands, () => (this.files ??= listProjectFiles(this.opts.cwd)));
+    const commands = this.opts.dynamicCommands ? [...this.commands, ...this.opts.dynamicCommands()] : this.commands;
+    this.input.completion = completionFor(text, commands, () => (this.files ??= listProjectFiles(this.opts.cwd)));
     this.input.completionIndex = 0;
     this.syncCompletion();
     if (this.opts.inline) this.syncFooterHeight();

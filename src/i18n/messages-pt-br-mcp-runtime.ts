@@ -1,0 +1,30 @@
+/** pt-BR messages of the MCP runtime: the same keys as messages-en-mcp-runtime.ts. */
+import type { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
+
+export const ptBRMcpRuntime: Record<keyof typeof enMcpRuntime, string> = {
+  "args.mcpConfig": "Carrega servidores MCP de um arquivo JSON ou de JSON em linha ({\"mcpServers\": {…}}) para esta execução (pode repetir)",
+  "args.strictMcpConfig": "Usa só os servidores MCP dados com --mcp-config (ignora settings.json e .mcp.json)",
+  "mcp.unapprovedSkipped": "Servidores MCP deste projeto não iniciados (ainda não aprovados): {names}. Aprove-os com `chatcli mcp approve` ou na TUI.",
+  "mcp.warning": "MCP: {message}",
+  "mcp.approveTitle": "O .mcp.json deste projeto quer iniciar servidores MCP (programas vindos do repositório):",
+  "mcp.approveLine": "  {name}: {target}",
+  "mcp.approveHint": "Iniciá-los? Digite /mcp approve para permiti-los neste projeto (uma entrada alterada pergunta de novo); até lá ficam desligados.",
+  "mcp.approved": "Aprovados para este projeto: {names}. Iniciando.",
+  "mcp.nothingToApprove": "Nenhum servidor MCP deste projeto aguarda aprovação.",
+  "mcp.none": "Nenhum servidor MCP configurado. Adicione um em ~/.chatcli/settings.json (\"mcpServers\"), num .mcp.json do projeto, ou use --mcp-config.",
+  "mcp.header": "Servidores MCP ({count}):",
+  "mcp.line": "  {name} [{scope}] {state}{detail}",
+  "mcp.tools": " · {count} ferramentas · ~{tokens} tokens",
+  "mcp.reason": " · {reason}",
+  "mcp.deferred": "As ferramentas MCP estão adiadas atrás de mcp_search (seus esquemas ocupariam mais que a fração configurada da janela de contexto).",
+  "mcp.usage": "Uso: /mcp [restart NOME | approve [NOME]]",
+  "mcp.unknownServer": "Nenhum servidor MCP chamado \"{name}\".",
+  "mcp.restarted": "Servidor MCP {name}: {state}{reason}",
+  "mcp.state.starting": "iniciando",
+  "mcp.state.connected": "conectado",
+  "mcp.state.failed": "falhou",
+  "mcp.state.needs-login": "precisa de login",
+  "mcp.state.disabled": "desativado",
+  "mcp.state.unapproved": "não aprovado",
+  "mcp.state.stopped": "parado",
+};
