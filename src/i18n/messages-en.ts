@@ -6,6 +6,7 @@ import { enPermission } from "./messages-en-permission.ts";
 import { enHooks } from "./messages-en-hooks.ts";
 import { enDaily } from "./messages-en-daily.ts";
 import { enExt } from "./messages-en-ext.ts";
+import { enMcpCli } from "./messages-en-mcp-cli.ts";
 
 export const en = {
   ...enCli,
@@ -15,4 +16,5 @@ export const en = {
   ...enHooks,
   ...enDaily,
   ...enExt,
+  ...enMcpCli,
 } as const;

@@ -7,6 +7,7 @@ import { ptBRPermission } from "./messages-pt-br-permission.ts";
 import { ptBRHooks } from "./messages-pt-br-hooks.ts";
 import { ptBRDaily } from "./messages-pt-br-daily.ts";
 import { ptBRExt } from "./messages-pt-br-ext.ts";
+import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -16,4 +17,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRHooks,
   ...ptBRDaily,
   ...ptBRExt,
+  ...ptBRMcpCli,
 };
