@@ -6,7 +6,7 @@
  */
 import type { RemoteServerConfig } from "../server-config.ts";
 import { startLoopback } from "./loopback.ts";
-import { createOAuthProvider } from "./oauth-provider.ts";
+import { createOAuthProvider, type ChatcliOAuthProvider } from "./oauth-provider.ts";
 import { loadOAuthState } from "./token-store.ts";
 
 export interface LoginOptions {
@@ -22,14 +22,15 @@ export interface LoginOptions {
 /** "authorized": a new login; "refreshed": stored tokens were renewed without one. Throws on failure. */
 export async function loginToServer(o: LoginOptions): Promise<"authorized" | "refreshed"> {
   const previousPort = loadOAuthState(o.home, o.serverName, o.config.url).redirectPort;
-  const loop = await startLoopback(o.config.oauth?.callbackPort ?? previousPort);
+  let provider: ChatcliOAuthProvider | undefined;
+  const loop = await startLoopback(o.config.oauth?.callbackPort ?? previousPort, () => provider?.expectedState);
   try {
-    const provider = createOAuthProvider(o.serverName, o.config, { home: o.home, redirectUrl: loop.redirectUrl, onAuthorizationUrl: o.onAuthorizationUrl });
+    provider = createOAuthProvider(o.serverName, o.config, { home: o.home, redirectUrl: loop.redirectUrl, onAuthorizationUrl: o.onAuthorizationUrl });
     const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
     const scope = o.config.oauth?.scopes?.join(" ") || undefined;
     const first = await auth(provider, { serverUrl: o.config.url, ...(scope ? { scope } : {}) });
     if (first === "AUTHORIZED") return "refreshed";
-    const code = await loop.waitForCode(() => provider.expectedState, { timeoutMs: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
+    const code = await loop.waitForCode({ timeoutMs: o.timeoutMs, ...(o.signal ? { signal: o.signal } : {}) });
     const second = await auth(provider, { serverUrl: o.config.url, authorizationCode: code, ...(scope ? { scope } : {}) });
     if (second !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
     return "authorized";

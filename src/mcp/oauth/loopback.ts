@@ -10,8 +10,8 @@ import { CALLBACK_PATH } from "./oauth-provider.ts";
 export interface Loopback {
   redirectUrl: string;
   port: number;
-  /** The authorization code, once a callback with `expectedState()` arrives. Rejects on `error`, timeout or abort. */
-  waitForCode(expectedState: () => string | undefined, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<string>;
+  /** The authorization code of the first callback whose state matches (also one that came before this call). Rejects on `error`, timeout or abort. */
+  waitForCode(opts: { timeoutMs: number; signal?: AbortSignal }): Promise<string>;
   close(): void;
 }
 
@@ -19,52 +19,61 @@ export class OAuthCallbackError extends Error {
   override name = "OAuthCallbackError";
 }
 
-/** Listens on `preferredPort` (the last login's, so the registered redirect URI still matches), else any free port. */
-export async function startLoopback(preferredPort: number | undefined): Promise<Loopback> {
-  let onCallback: ((url: URL) => { status: number; body: string }) | undefined;
+/**
+ * Listens on `preferredPort` (the last login's, so the registered redirect URI still matches), else any free port.
+ * `expectedState()` is the state of the authorization request in progress (read when a callback arrives).
+ */
+export async function startLoopback(preferredPort: number | undefined, expectedState: () => string | undefined): Promise<Loopback> {
+  let outcome: { code: string } | { error: Error } | undefined;
+  let notify: (() => void) | undefined;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const answer = url.pathname === CALLBACK_PATH && onCallback ? onCallback(url) : { status: 404, body: "" };
+    const answer = url.pathname === CALLBACK_PATH && !outcome ? onCallback(url) : { status: 404, body: "" };
     res.writeHead(answer.status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", connection: "close" });
     res.end(answer.body);
   });
+  const settle = (o: { code: string } | { error: Error }) => {
+    outcome = o;
+    notify?.();
+  };
+  const onCallback = (url: URL): { status: number; body: string } => {
+    const state = url.searchParams.get("state") ?? undefined;
+    const expected = expectedState();
+    if (!expected || state !== expected) return { status: 400, body: page(t("mcp.login.pageBadState")) };
+    const error = url.searchParams.get("error");
+    if (error) {
+      const why = url.searchParams.get("error_description") ?? error;
+      settle({ error: new OAuthCallbackError(t("mcp.login.denied", { error: why })) });
+      return { status: 200, body: page(t("mcp.login.pageFailed", { error: why })) };
+    }
+    const code = url.searchParams.get("code");
+    if (!code) return { status: 400, body: page(t("mcp.login.pageBadState")) };
+    settle({ code });
+    return { status: 200, body: page(t("mcp.login.pageDone")) };
+  };
   const port = await listen(server, preferredPort).catch(() => listen(server, 0));
-  const redirectUrl = `http://127.0.0.1:${port}${CALLBACK_PATH}`;
   return {
-    redirectUrl,
+    redirectUrl: `http://127.0.0.1:${port}${CALLBACK_PATH}`,
     port,
     close: () => {
       server.close();
       server.closeAllConnections?.();
     },
-    waitForCode: (expectedState, { timeoutMs, signal }) =>
+    waitForCode: ({ timeoutMs, signal }) =>
       new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => finish(new OAuthCallbackError(t("mcp.login.timeout", { seconds: Math.round(timeoutMs / 1000) }))), timeoutMs);
-        const onAbort = () => finish(new OAuthCallbackError(t("mcp.login.cancelled")));
-        signal?.addEventListener("abort", onAbort, { once: true });
-        const finish = (result: string | Error) => {
+        const finish = () => {
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
-          onCallback = undefined;
-          if (typeof result === "string") resolve(result);
-          else reject(result);
+          if (!outcome) return;
+          if ("code" in outcome) resolve(outcome.code);
+          else reject(outcome.error);
         };
-        onCallback = (url) => {
-          const state = url.searchParams.get("state") ?? undefined;
-          const expected = expectedState();
-          if (!expected || state !== expected) return { status: 400, body: page(t("mcp.login.pageBadState")) };
-          const error = url.searchParams.get("error");
-          if (error) {
-            const why = url.searchParams.get("error_description") ?? error;
-            finish(new OAuthCallbackError(t("mcp.login.denied", { error: why })));
-            return { status: 200, body: page(t("mcp.login.pageFailed", { error: why })) };
-          }
-          const code = url.searchParams.get("code");
-          if (!code) return { status: 400, body: page(t("mcp.login.pageBadState")) };
-          finish(code);
-          return { status: 200, body: page(t("mcp.login.pageDone")) };
-        };
+        const timer = setTimeout(() => settle({ error: new OAuthCallbackError(t("mcp.login.timeout", { seconds: Math.round(timeoutMs / 1000) })) }), timeoutMs);
+        const onAbort = () => settle({ error: new OAuthCallbackError(t("mcp.login.cancelled")) });
+        signal?.addEventListener("abort", onAbort, { once: true });
+        notify = finish;
         if (signal?.aborted) onAbort();
+        else if (outcome) finish();
       }),
   };
 }

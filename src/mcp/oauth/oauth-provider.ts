@@ -32,6 +32,8 @@ export interface ChatcliOAuthProvider extends OAuthClientProvider {
 }
 
 export const CALLBACK_PATH = "/callback";
+/** Tokens saved this recently were just refreshed by a concurrent request: not invalidated (see invalidateCredentials). */
+const JUST_SAVED_MS = 30_000;
 
 export function createOAuthProvider(serverName: string, config: RemoteServerConfig, opts: OAuthProviderOptions = {}): ChatcliOAuthProvider {
   return new StoredOAuthProvider(serverName, config, opts);
@@ -132,6 +134,10 @@ class StoredOAuthProvider implements ChatcliOAuthProvider {
       deleteOAuthState(this.home, this.serverName);
       return;
     }
+    // Two requests that met the same expired token both refresh it; with rotating refresh tokens the second one's
+    // refresh fails (invalid_grant) after the first one stored new tokens. Those are good: keep them (the SDK then
+    // retries with them instead of asking for a new login).
+    if (scope === "tokens" && Date.now() - (this.read().tokensSavedAt ?? 0) < JUST_SAVED_MS) return;
     const key = ({ client: "client", tokens: "tokens", verifier: "codeVerifier", discovery: "discovery" } as const)[scope];
     this.update((s) => {
       const { [key]: _drop, ...rest } = s;
