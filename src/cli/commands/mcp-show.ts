@@ -139,13 +139,11 @@ function statusText(r: Row): string {
 
 function table(rows: Row[]): string {
   const head = [t("mcp.col.name"), t("mcp.col.scope"), t("mcp.col.transport"), t("mcp.col.enabled"), t("mcp.col.target"), t("mcp.col.status")];
-  const cells = rows.map((r) => [r.name, r.scope, r.transport, t(r.enabled ? "mcp.yes" : "mcp.no"), cut(r.target, 60), statusText(r)]);
+  const cells = rows.map((r) => [r.name, r.scope, r.transport, t(r.enabled ? "mcp.yes" : "mcp.no"), r.target, statusText(r)]);
   const all = [head, ...cells];
   const widths = head.map((_, i) => Math.max(...all.map((c) => c[i]!.length)));
   return `${all.map((c) => c.map((x, i) => (i < c.length - 1 ? x.padEnd(widths[i]!) : x)).join("  ").trimEnd()).join("\n")}\n`;
 }
-
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** env and header values hidden (a `${VAR}` reference is shown: it is not the secret). */
 function maskEntry(raw: unknown): unknown {
