@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loginToServer } from "../../src/mcp/oauth/login.ts";
-import { createOAuthProvider } from "../../src/mcp/oauth/oauth-provider.ts";
+import { createOAuthProvider, storedLoginProvider } from "../../src/mcp/oauth/oauth-provider.ts";
 import { deleteOAuthState, hasOAuthTokens, loadOAuthState, oauthFile } from "../../src/mcp/oauth/token-store.ts";
 import type { RemoteServerConfig } from "../../src/mcp/server-config.ts";
 import { startOAuthMcpServer, type OAuthMcpServer } from "../support/oauth-mcp-server.ts";
@@ -76,6 +76,16 @@ describe("MCP OAuth", () => {
     const result = await client.callTool({ name: "whoami", arguments: {} });
     expect(result.content).toEqual([{ type: "text", text: `client ${(stored.client as { client_id: string }).client_id}` }]);
     await client.close();
+  });
+
+  test("the runtime hook gives a provider only to remote servers with a stored login", async () => {
+    const { home, entry } = await setup();
+    const hook = storedLoginProvider(home);
+    expect(hook("remote", entry)).toBeUndefined();
+    expect(hook("local", { command: "node" })).toBeUndefined();
+    await login(home, entry);
+    expect((await hook("remote", entry)?.tokens())?.access_token).toBeString();
+    expect(hook("remote", { ...entry, url: `${entry.url}/moved` })).toBeUndefined();
   });
 
   test("an expired access token is refreshed with the refresh token and the new one is stored", async () => {

@@ -12,8 +12,8 @@ import { randomBytes } from "node:crypto";
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { chatcliHome } from "../../config/paths.ts";
-import type { RemoteServerConfig } from "../server-config.ts";
-import { deleteOAuthState, loadOAuthState, saveOAuthState, type OAuthState } from "./token-store.ts";
+import { isStdioServer, type McpServerConfig, type RemoteServerConfig } from "../server-config.ts";
+import { deleteOAuthState, hasOAuthTokens, loadOAuthState, saveOAuthState, type OAuthState } from "./token-store.ts";
 
 export interface OAuthProviderOptions {
   /** chatcli's home; default CHATCLI_HOME or ~/.chatcli. */
@@ -165,4 +165,13 @@ class StoredOAuthProvider implements ChatcliOAuthProvider {
     const port = Number(new URL(this.redirectUrl).port);
     return Number.isInteger(port) && port > 0 ? { redirectPort: port } : {};
   }
+}
+
+/**
+ * The runtime's `authProvider` hook (src/mcp/runtime/create-runtime.ts): a provider for a remote server with a stored
+ * login (`chatcli mcp login NAME`), else undefined, so a 401 reads "needs login" and nothing registers a client or
+ * opens a browser in the background. The SDK refreshes expired tokens through the provider.
+ */
+export function storedLoginProvider(home: string): (name: string, entry: McpServerConfig) => ChatcliOAuthProvider | undefined {
+  return (name, entry) => (isStdioServer(entry) || !hasOAuthTokens(home, name, entry.url) ? undefined : createOAuthProvider(name, entry, { home }));
 }
