@@ -135,6 +135,13 @@ describe("MCP OAuth", () => {
     expect(hasOAuthTokens(home, "remote", `${entry.url}/other`)).toBe(false);
   });
 
+  test("a name that is not a server name never names a file", () => {
+    const home = tempHome();
+    expect(() => oauthFile(home, "../settings")).toThrow(/not an MCP server name/);
+    expect(() => deleteOAuthState(home, "a/b")).toThrow();
+    expect(hasOAuthTokens(home, "..", "http://127.0.0.1:1/mcp")).toBe(false);
+  });
+
   test("a refused authorization fails the login with the server's reason", async () => {
     const { server, home, entry } = await setup();
     server.deny = true;

@@ -92,7 +92,7 @@ describe("chatcli mcp add / remove / list / get", () => {
   });
 
   test("usage errors exit 2 with a hint; --help exits 0", async () => {
-    for (const args of [["add"], ["add", "x"], ["add", "--scope", "local", "x", "--", "y"], ["add", "-e", "NOEQUALS", "x", "--", "y"], ["add", "bad.name", "--", "y"], ["add", "--transport", "ws", "x", "u"], ["frobnicate"], ["list", "--bogus"], ["add", "x", "--", "y", "-H"]]) {
+    for (const args of [["add"], ["add", "x"], ["add", "--scope", "local", "x", "--", "y"], ["add", "-e", "NOEQUALS", "x", "--", "y"], ["add", "bad.name", "--", "y"], ["add", "--transport", "ws", "x", "u"], ["frobnicate"], ["list", "--bogus"], ["logout", "../settings"], ["add", "x", "--", "y", "-H"]]) {
       const r = await mcp(args);
       if (args.join(" ") === "add x -- y -H") {
         // After `--`, -H is the server's own argument.
@@ -102,6 +102,7 @@ describe("chatcli mcp add / remove / list / get", () => {
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stderr).toContain("chatcli mcp --help");
     }
+    expect(existsSync(settingsFile())).toBe(true); // `logout ../settings` named no file
     const h = await mcp(["add", "--help"]);
     expect(h.code).toBe(0);
     expect(h.stdout).toContain("--transport stdio|http|sse");

@@ -25,14 +25,14 @@ const ADD_OPTIONS: OptionSpec[] = [
   { name: "force", short: "f" },
 ];
 
-const TRANSPORTS = ["stdio", "http", "sse"] as const;
+const TRANSPORTS = ["stdio", "http", "sse", "streamable-http"] as const;
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
 export async function mcpAdd(ctx: McpCliContext, words: string[]): Promise<number> {
   const p = parseOptions(words, ADD_OPTIONS, (pos, soFar) => {
     if (pos.length < 2) return false;
     const transport = one(soFar, "transport");
-    const remote = transport === "http" || transport === "sse" || (transport === undefined && isUrl(pos[1]!));
+    const remote = transport === "http" || transport === "sse" || transport === "streamable-http" || (transport === undefined && isUrl(pos[1]!));
     return !remote; // a stdio command's own words are never ours
   });
   const transport = one(p, "transport");
@@ -41,7 +41,7 @@ export async function mcpAdd(ctx: McpCliContext, words: string[]): Promise<numbe
   if (!name) throw new UsageError(t("mcp.addNeedsName"));
   if (!target) throw new UsageError(t("mcp.addNeedsTarget", { name }));
   if (!mcpServersSchema.keyType.safeParse(name).success) throw new UsageError(t("mcp.badName", { name }));
-  const kind = transport ?? (isUrl(target) ? "http" : "stdio");
+  const kind = transport === "streamable-http" ? "http" : (transport ?? (isUrl(target) ? "http" : "stdio"));
   const common = commonFields(p);
   let entry: Record<string, unknown>;
   if (kind === "stdio") {

@@ -1,7 +1,7 @@
 /** `chatcli mcp login NAME` (OAuth 2.1 in the browser, tokens stored 0600) and `chatcli mcp logout NAME`. */
 import { t } from "../../i18n/i18n.ts";
 import { findServer } from "../../mcp/config-files.ts";
-import { isStdioServer, type RemoteServerConfig } from "../../mcp/server-config.ts";
+import { isStdioServer, mcpServersSchema, type RemoteServerConfig } from "../../mcp/server-config.ts";
 import { UsageError } from "../args.ts";
 import { parseOptions, positiveInt } from "./mcp-args.ts";
 import type { McpCliContext } from "./mcp-context.ts";
@@ -46,6 +46,7 @@ export async function mcpLogout(ctx: McpCliContext, words: string[]): Promise<nu
   const p = parseOptions(words, []);
   const [name, ...more] = p.positionals;
   if (!name || more.length) throw new UsageError(t("mcp.logoutUsage"));
+  if (!mcpServersSchema.keyType.safeParse(name).success) throw new UsageError(t("mcp.badName", { name }));
   const { deleteOAuthState } = await import("../../mcp/oauth/token-store.ts");
   const removed = deleteOAuthState(ctx.home, name);
   ctx.out.write(`${t(removed ? "mcp.logout.done" : "mcp.logout.none", { name })}\n`);

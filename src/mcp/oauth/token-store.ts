@@ -24,7 +24,12 @@ const stateSchema = z.looseObject({
 export type OAuthState = z.infer<typeof stateSchema>;
 
 export const oauthDir = (home: string): string => join(home, "mcp-oauth");
-export const oauthFile = (home: string, serverName: string): string => join(oauthDir(home), `${serverName}.json`);
+
+/** The state file of a server. Throws on a name that is not a server name (`../x` must never name another file). */
+export function oauthFile(home: string, serverName: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(serverName)) throw new Error(`not an MCP server name: ${JSON.stringify(serverName)}`);
+  return join(oauthDir(home), `${serverName}.json`);
+}
 
 /** The stored state for this server at this URL; an empty one when missing, unreadable or for another URL. */
 export function loadOAuthState(home: string, serverName: string, serverUrl: string): OAuthState {
