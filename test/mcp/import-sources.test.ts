@@ -27,6 +27,8 @@ export function layOut(): { home: string; project: string; xdg: string } {
   cpSync(join(FIX, "codex", "config.toml"), join(home, ".codex", "config.toml"));
   cpSync(join(FIX, "gemini", "settings.json"), join(home, ".gemini", "settings.json"));
   cpSync(join(FIX, "opencode", "opencode.jsonc"), join(xdg, "opencode", "opencode.jsonc"));
+  const desktop = process.platform === "darwin" ? join(home, "Library", "Application Support", "Claude") : join(xdg, "Claude");
+  cpSync(join(FIX, "claude-desktop", "claude_desktop_config.json"), join(desktop, "claude_desktop_config.json"));
   return { home, project, xdg };
 }
 
@@ -40,6 +42,7 @@ describe("mcp import sources", () => {
   test("every tool's file is found and read without error", () => {
     expect(reads.map((r) => [r.tool, r.level, r.error])).toEqual([
       ["claude", "user", undefined],
+      ["claude-desktop", "user", undefined],
       ["cursor", "user", undefined],
       ["cursor", "project", undefined],
       ["codex", "user", undefined],
@@ -57,6 +60,11 @@ describe("mcp import sources", () => {
     expect(added.db).toMatchObject({ target: "user", entry: { command: "npx", args: ["-y", "@bytebase/dbhub", "--dsn", "postgresql://localhost:5432/dev"] } });
     expect(added["other-only"]).toBeUndefined();
     expect(skipped["claude:chrome"]).toEqual({ kind: "unsupported", why: 'transport "ws" is not supported' });
+  });
+
+  test("Claude Desktop: its mcpServers; a server Claude Code has too is a duplicate", () => {
+    expect(added.filesystem?.entry).toEqual({ command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/Users/someone/Desktop", "/Users/someone/Downloads"] });
+    expect(skipped["claude-desktop:sentry"]).toEqual({ kind: "duplicate", file: join(home, ".claude.json") });
   });
 
   test("Cursor: ${env:X} and ${userHome} rewritten, project file → project scope with ${workspaceFolder}", () => {

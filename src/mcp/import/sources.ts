@@ -2,6 +2,8 @@
  * The MCP configurations of other tools that `chatcli mcp import` reads, each turned into our `mcpServers` entries:
  * - Claude Code: `~/.claude.json` (`mcpServers`, and `projects[<this project>].mcpServers`: its private per-project
  *   scope, which has no counterpart here and is imported into the user settings);
+ * - Claude Desktop: `claude_desktop_config.json` (`~/Library/Application Support/Claude/` on macOS,
+ *   `$XDG_CONFIG_HOME/Claude/` elsewhere), the same `mcpServers` shape;
  * - Cursor: `~/.cursor/mcp.json`, `<project>/.cursor/mcp.json` (`${env:X}`, `${userHome}`, `${workspaceFolder}`);
  * - Codex: `$CODEX_HOME/config.toml` (default `~/.codex`), `[mcp_servers.NAME]`;
  * - Gemini CLI: `~/.gemini/settings.json`, `<project>/.gemini/settings.json` (`httpUrl` = Streamable HTTP, `url` =
@@ -15,8 +17,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseToml } from "./toml-lite.ts";
 
-export type ImportTool = "claude" | "cursor" | "codex" | "gemini" | "opencode";
-export const IMPORT_TOOLS: readonly ImportTool[] = ["claude", "cursor", "codex", "gemini", "opencode"];
+export type ImportTool = "claude" | "claude-desktop" | "cursor" | "codex" | "gemini" | "opencode";
+export const IMPORT_TOOLS: readonly ImportTool[] = ["claude", "claude-desktop", "cursor", "codex", "gemini", "opencode"];
 
 export interface ImportCandidate {
   name: string;
@@ -65,6 +67,8 @@ export function readSources(ctx: SourceContext, only?: readonly ImportTool[]): {
   const h = ctx.userHome;
   const p = ctx.projectRoot;
   visit("claude", join(h, ".claude.json"), "user", (text) => claudeUser(parseJsonc(text), p));
+  const desktopDir = process.platform === "darwin" ? join(h, "Library", "Application Support", "Claude") : join(ctx.env.XDG_CONFIG_HOME || join(h, ".config"), "Claude");
+  visit("claude-desktop", join(desktopDir, "claude_desktop_config.json"), "user", (text) => claudeLike(parseJsonc(text).mcpServers, (s) => s));
   visit("cursor", join(h, ".cursor", "mcp.json"), "user", (text) => claudeLike(parseJsonc(text).mcpServers, cursorVars(h, undefined)));
   visit("cursor", join(p, ".cursor", "mcp.json"), "project", (text) => claudeLike(parseJsonc(text).mcpServers, cursorVars(h, p)));
   visit("codex", join(ctx.env.CODEX_HOME || join(h, ".codex"), "config.toml"), "user", (text) => codex(parseToml(text)));
