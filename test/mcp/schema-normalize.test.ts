@@ -144,3 +144,26 @@ describe("normalizeToolSchema", () => {
     expect(schemaFamilyFor("GOOGLEAI", false)).toBe("text");
   });
 });
+
+describe("the published server-everything's schemas", () => {
+  test("every tool it lists normalises for every family and passes that wire's rules", async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const entry = join(import.meta.dir, "..", "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+    const client = new Client({ name: "schema-test", version: "1" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry, "stdio"], stderr: "ignore" }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.length).toBeGreaterThan(5);
+      for (const tool of tools) {
+        for (const family of FAMILIES) {
+          const r = normalizeToolSchema(tool.inputSchema, family);
+          if (!r.ok) throw new Error(`${tool.name} (${family}): ${r.reason}`);
+          checkWireRules(r.schema, family);
+        }
+      }
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
