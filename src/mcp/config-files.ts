@@ -5,7 +5,7 @@
  * indentation, and replace the file atomically (a temporary file in the same directory, fsynced, renamed), so a
  * crash never leaves half a settings file. The user file keeps its mode; a new one is 0600 (it may hold env secrets).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { mcpServerSchema, mcpServersSchema, type McpServerConfig } from "./server-config.ts";
@@ -42,8 +42,12 @@ export function readJsonObjectFile(file: string): JsonFileRead {
   }
 }
 
-/** Writes `data` as JSON to `file` atomically. Throws on I/O failure (the old file is then untouched). */
-export function writeJsonAtomic(file: string, data: unknown, opts: { indent?: string; mode?: number } = {}): void {
+/**
+ * Writes `data` as JSON to `file` atomically. Throws on I/O failure (the old file is then untouched). A symlinked
+ * file (a dotfiles checkout) is written where it points, so the link stays.
+ */
+export function writeJsonAtomic(target: string, data: unknown, opts: { indent?: string; mode?: number } = {}): void {
+  const file = existsSync(target) ? realpathSync(target) : target;
   mkdirSync(dirname(file), { recursive: true });
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : (opts.mode ?? 0o600);
   const tmp = join(dirname(file), `.${file.split("/").pop()}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { editServers, findServer, readScope } from "../../src/mcp/config-files.ts";
@@ -32,6 +32,16 @@ describe("mcp config files", () => {
     editServers("user", home, home, (s) => (delete s.a, (s.c = { url: "http://127.0.0.1:1/mcp" }), { write: true, result: 1 }));
     expect(JSON.parse(readFileSync(join(home, "settings.json"), "utf8"))).toEqual({ z: 1, mcpServers: { c: { url: "http://127.0.0.1:1/mcp" } }, b: [1] });
     expect(readdirSync(home)).toEqual(["settings.json"]);
+  });
+
+  test("a symlinked settings file is written where it points; the link stays", () => {
+    const home = temp();
+    const dotfiles = temp();
+    writeFileSync(join(dotfiles, "settings.json"), JSON.stringify({ model: "m" }));
+    symlinkSync(join(dotfiles, "settings.json"), join(home, "settings.json"));
+    editServers("user", home, home, (s) => ((s.a = { command: "a" }), { write: true, result: 1 }));
+    expect(lstatSync(join(home, "settings.json")).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dotfiles, "settings.json"), "utf8"))).toEqual({ model: "m", mcpServers: { a: { command: "a" } } });
   });
 
   test("a project .mcp.json that uses `servers` (VS Code's shape) is read and edited there; the project's entry wins a name", () => {
