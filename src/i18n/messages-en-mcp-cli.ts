@@ -10,7 +10,7 @@ export const enMcpCli = {
     "  add --transport http|sse NAME URL         add a remote server",
     "  add-json NAME JSON                        add a server from its JSON entry",
     "  remove NAME [--scope user|project]        remove a server",
-    "  list [--check] [--json]                   list the servers (--check: try to connect to each)",
+    "  list [--no-check] [--json]                list the servers and whether each connects",
     "  get NAME [--json]                         show one server",
     "  approve [NAME...] [--revoke]              approve the project's .mcp.json servers for this project",
     "  import [--from TOOLS] [--dry-run]         import servers from Claude Code, Cursor, Codex, Gemini CLI, OpenCode",
@@ -46,7 +46,7 @@ export const enMcpCli = {
   "mcp.help.addJson": "Usage: chatcli mcp add-json [--scope user|project] [--force] NAME JSON\nAdds a server from its JSON entry, e.g. '{\"command\":\"npx\",\"args\":[\"-y\",\"pkg\"]}' or '{\"type\":\"http\",\"url\":\"https://…\"}'.",
   "mcp.help.remove": "Usage: chatcli mcp remove NAME [--scope user|project]\nRemoves a server from the scope that has it (--scope when both do).",
   "mcp.help.list":
-    "Usage: chatcli mcp list [--check] [--timeout-ms N] [--json]\nLists every configured server: scope, transport, enabled, command or URL, approval.\n--check connects to each (at most --timeout-ms, default 10000) and shows whether it answers and how many tools it has; project servers that are not approved are never started.",
+    "Usage: chatcli mcp list [--no-check] [--timeout-ms N] [--json]\nLists every configured server: scope, transport, enabled, command or URL, approval, and whether it connects: each enabled server is tried at once (at most --timeout-ms, default 10000) and shows how many tools it has. Project servers that are not approved are never started. --no-check only reads the configuration.",
   "mcp.help.get": "Usage: chatcli mcp get NAME [--json]\nShows one server (env and header values hidden).",
   "mcp.help.approve":
     "Usage: chatcli mcp approve [NAME...] [--revoke]\nApproves the servers of this project's .mcp.json (all that wait when no name is given), so they may start. A changed entry needs approval again. --revoke forgets approvals.",
@@ -75,7 +75,7 @@ export const enMcpCli = {
   "mcp.remoteExtraArgs": "a remote server takes one URL; unexpected: {words}",
   "mcp.removeUsage": "usage: chatcli mcp remove NAME [--scope user|project]",
   "mcp.getUsage": "usage: chatcli mcp get NAME [--json]",
-  "mcp.listUsage": "usage: chatcli mcp list [--check] [--json]",
+  "mcp.listUsage": "usage: chatcli mcp list [--no-check] [--json]",
   "mcp.importUsage": "usage: chatcli mcp import [--from TOOLS] [--scope user|project] [--dry-run] [--json]",
   "mcp.loginUsage": "usage: chatcli mcp login NAME",
   "mcp.logoutUsage": "usage: chatcli mcp logout NAME",

@@ -12,7 +12,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
     "  add --transport http|sse NOME URL         adiciona um servidor remoto",
     "  add-json NOME JSON                        adiciona um servidor a partir da sua entrada JSON",
     "  remove NOME [--scope user|project]        remove um servidor",
-    "  list [--check] [--json]                   lista os servidores (--check: tenta conectar a cada um)",
+    "  list [--no-check] [--json]                lista os servidores e se cada um conecta",
     "  get NOME [--json]                         mostra um servidor",
     "  approve [NOME...] [--revoke]              aprova os servidores do .mcp.json deste projeto",
     "  import [--from FERRAMENTAS] [--dry-run]   importa servidores do Claude Code, Cursor, Codex, Gemini CLI, OpenCode",
@@ -48,7 +48,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
   "mcp.help.addJson": "Uso: chatcli mcp add-json [--scope user|project] [--force] NOME JSON\nAdiciona um servidor a partir da sua entrada JSON, p. ex. '{\"command\":\"npx\",\"args\":[\"-y\",\"pkg\"]}' ou '{\"type\":\"http\",\"url\":\"https://…\"}'.",
   "mcp.help.remove": "Uso: chatcli mcp remove NOME [--scope user|project]\nRemove um servidor do escopo que o tem (use --scope quando os dois têm).",
   "mcp.help.list":
-    "Uso: chatcli mcp list [--check] [--timeout-ms N] [--json]\nLista todos os servidores configurados: escopo, transporte, ativo, comando ou URL, aprovação.\n--check conecta a cada um (no máximo --timeout-ms, padrão 10000) e mostra se responde e quantas ferramentas tem; servidores de projeto não aprovados nunca são iniciados.",
+    "Uso: chatcli mcp list [--no-check] [--timeout-ms N] [--json]\nLista todos os servidores configurados: escopo, transporte, ativo, comando ou URL, aprovação, e se conecta: cada servidor ativo é testado em paralelo (no máximo --timeout-ms, padrão 10000) e mostra quantas ferramentas tem. Servidores de projeto não aprovados nunca são iniciados. --no-check só lê a configuração.",
   "mcp.help.get": "Uso: chatcli mcp get NOME [--json]\nMostra um servidor (valores de ambiente e cabeçalhos ocultos).",
   "mcp.help.approve":
     "Uso: chatcli mcp approve [NOME...] [--revoke]\nAprova os servidores do .mcp.json deste projeto (todos os pendentes quando nenhum nome é dado), para que possam iniciar. Uma entrada alterada precisa de nova aprovação. --revoke retira aprovações.",
@@ -77,7 +77,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
   "mcp.remoteExtraArgs": "um servidor remoto recebe uma única URL; sobrou: {words}",
   "mcp.removeUsage": "uso: chatcli mcp remove NOME [--scope user|project]",
   "mcp.getUsage": "uso: chatcli mcp get NOME [--json]",
-  "mcp.listUsage": "uso: chatcli mcp list [--check] [--json]",
+  "mcp.listUsage": "uso: chatcli mcp list [--no-check] [--json]",
   "mcp.importUsage": "uso: chatcli mcp import [--from FERRAMENTAS] [--scope user|project] [--dry-run] [--json]",
   "mcp.loginUsage": "uso: chatcli mcp login NOME",
   "mcp.logoutUsage": "uso: chatcli mcp logout NOME",

@@ -1,5 +1,5 @@
 /**
- * Does this server connect? One short-lived connection (initialize + tools/list) for `chatcli mcp list --check`,
+ * Does this server connect? One short-lived connection (initialize + tools/list) for `chatcli mcp list`,
  * bounded by `timeoutMs`, closed afterwards (a stdio server's process is ended by the transport). Remote servers get
  * their headers, `bearerTokenEnv` and, when tokens are stored, the OAuth provider (refreshing them if needed);
  * a 401 without usable tokens is "needs login". The SDK is loaded with `await import()` only.

@@ -52,13 +52,13 @@ describe("chatcli mcp add / remove / list / get", () => {
   });
 
   test("list shows scope, transport, enabled and target; get hides env and header values", async () => {
-    const l = await mcp(["list"]);
+    const l = await mcp(["list", "--no-check"]);
     expect(l.code).toBe(0);
     const lines = l.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^NAME\s+SCOPE\s+TRANSPORT\s+ENABLED\s+COMMAND \/ URL\s+STATUS$/);
     expect(lines.find((x) => x.startsWith("fs "))).toMatch(/^fs\s+user\s+stdio\s+yes\s+npx -y @modelcontextprotocol\/server-filesystem --verbose \/tmp$/);
     expect(lines.find((x) => x.startsWith("gh "))).toMatch(/^gh\s+user\s+http\s+yes\s+https:\/\/api\.example\.com\/mcp\/$/);
-    const j = JSON.parse((await mcp(["list", "--json"])).stdout) as Array<Record<string, unknown>>;
+    const j = JSON.parse((await mcp(["list", "--json", "--no-check"])).stdout) as Array<Record<string, unknown>>;
     expect(j.map((r) => [r.name, r.scope, r.transport, r.enabled])).toEqual([
       ["fs", "user", "stdio", true],
       ["gh", "user", "http", true],
@@ -114,7 +114,7 @@ describe("chatcli mcp add / remove / list / get", () => {
   test("a settings file with a broken server entry still lets the user remove it", async () => {
     const s = readJson(settingsFile());
     writeFileSync(settingsFile(), JSON.stringify({ ...s, mcpServers: { ...(s.mcpServers as object), broken: { command: 42 } } }, null, 2));
-    const l = await mcp(["list"]);
+    const l = await mcp(["list", "--no-check"]);
     expect(l.stdout).toMatch(/broken\s+user\s+\?/);
     const r = await mcp(["remove", "broken"]);
     expect(r.code).toBe(0);
@@ -131,10 +131,12 @@ describe("chatcli mcp add / remove / list / get", () => {
 
 describe("project servers need approval", () => {
   test("--scope project writes .mcp.json; the user's own add counts as approval", async () => {
+    // No network beyond 127.0.0.1: `list` connects by default, so the servers above that point elsewhere go first.
+    for (const n of ["gh", "sentry", "py", "x"]) expect((await mcp(["remove", n])).code).toBe(0);
     const r = await mcp(["add", "--scope", "project", "mine", "--", process.execPath, ECHO_SERVER]);
     expect(r.code).toBe(0);
     expect(servers(join(project, ".mcp.json")).mine).toEqual({ command: process.execPath, args: [ECHO_SERVER] });
-    expect((await mcp(["list"])).stdout).toMatch(/mine\s+project\s+stdio\s+yes\s+.*approved/);
+    expect((await mcp(["list", "--no-check"])).stdout).toMatch(/mine\s+project\s+stdio\s+yes\s+.*approved/);
   });
 
   test("a server the repository brings is not started by list --check until approved; a changed entry needs approval again", async () => {
@@ -142,19 +144,20 @@ describe("project servers need approval", () => {
     const file = join(project, ".mcp.json");
     const repo = { ...servers(file), evil: { command: "sh", args: ["-c", `touch ${marker}`] } };
     writeFileSync(file, JSON.stringify({ mcpServers: repo }, null, 2));
-    const l = await mcp(["list", "--check", "--timeout-ms", "5000"]);
+    const l = await mcp(["list", "--timeout-ms", "10000"]); // connects to each server by default
     expect(l.stdout).toMatch(/evil\s+project\s+stdio\s+yes\s+sh -c touch .*not approved \(chatcli mcp approve evil\)/);
+    expect(l.stdout).toMatch(/^mine\s+project\s+stdio\s+yes\s+.*approved; connected \(2 tools\)$/m);
     expect(existsSync(marker)).toBe(false);
 
     const a = await mcp(["approve"]);
     expect(a.code).toBe(0);
     expect(a.stdout).toContain(`Approved evil for ${project}: stdio sh -c touch ${marker}`);
     expect(a.stdout).not.toContain("Approved mine"); // approved already
-    expect((await mcp(["list"])).stdout).toMatch(/evil\s+project.*\sapproved$/m);
+    expect((await mcp(["list", "--no-check"])).stdout).toMatch(/evil\s+project.*\sapproved$/m);
 
     repo.evil = { command: "sh", args: ["-c", `touch ${marker}; echo changed`] };
     writeFileSync(file, JSON.stringify({ mcpServers: repo }, null, 2));
-    expect((await mcp(["list"])).stdout).toMatch(/evil\s+project.*not approved/);
+    expect((await mcp(["list", "--no-check"])).stdout).toMatch(/evil\s+project.*not approved/);
     expect((await mcp(["approve", "evil"])).stdout).toContain("Approved evil");
     expect((await mcp(["approve", "--revoke", "evil"])).stdout).toContain("Approval of evil withdrawn");
     expect((await mcp(["approve", "nothere"])).code).toBe(1);
@@ -172,15 +175,13 @@ describe("list --check and OAuth login", () => {
   afterAll(() => oauth.stop());
 
   test("a stdio server connects (its tool count), a broken one fails with the reason, a protected one needs login", async () => {
-    // No network beyond 127.0.0.1: the servers added above that point elsewhere go first.
-    for (const n of ["gh", "sentry", "py"]) expect((await mcp(["remove", n])).code).toBe(0);
     expect((await mcp(["add", "echo", "--", process.execPath, ECHO_SERVER, "3"])).code).toBe(0);
     expect((await mcp(["add", "dead", "--", join(b.dir, "no-such-server")])).code).toBe(0);
     expect((await mcp(["add", "--transport", "http", "secure", oauth.url])).code).toBe(0);
     const l = await mcp(["list", "--check", "--timeout-ms", "15000"], { CHATCLI_NO_BROWSER: "1" });
     expect(l.code).toBe(0);
     expect(l.stdout).toMatch(/^echo\s+user\s+stdio\s+yes\s+.*connected \(4 tools\)$/m);
-    expect(l.stdout).toMatch(/^mine\s+project\s+stdio\s+yes\s+.*connected \(2 tools\)$/m);
+    expect(l.stdout).toMatch(/^mine\s+project\s+stdio\s+yes\s+.*approved; connected \(2 tools\)$/m);
     expect(l.stdout).toMatch(/^dead\s+user\s+stdio\s+yes\s+.*failed: .*no-such-server/m);
     expect(l.stdout).toMatch(/^secure\s+user\s+http\s+yes\s+.*needs login \(chatcli mcp login secure\)$/m);
   }, 60_000);
@@ -259,7 +260,7 @@ describe("mcp import", () => {
     expect(s.figma).toEqual({ type: "http", url: "https://mcp.figma.com/mcp", headers: { "X-Figma-Region": "us-east-1", "X-Team": "${FIGMA_TEAM}" }, bearerTokenEnv: "FIGMA_OAUTH_TOKEN" });
     expect(s.echo?.command).toBe(process.execPath); // kept
     expect(readJson(settingsFile()).model).toBe("qwen3:8b");
-    expect((await mcp(["list"])).stdout).toMatch(/^project-tool\s+project\s+stdio\s+yes\s+.*not approved/m);
+    expect((await mcp(["list", "--no-check"])).stdout).toMatch(/^project-tool\s+project\s+stdio\s+yes\s+.*not approved/m);
 
     const again = await mcp(["import"]);
     expect(again.stdout).toContain("Imported 0 MCP server(s):");
@@ -268,7 +269,7 @@ describe("mcp import", () => {
   });
 
   test("pt-BR", async () => {
-    const l = await mcp(["list"], { CHATCLI_LANG: "pt-BR" });
+    const l = await mcp(["list", "--no-check"], { CHATCLI_LANG: "pt-BR" });
     expect(l.stdout).toMatch(/^NOME\s+ESCOPO\s+TRANSPORTE\s+ATIVO/);
     const e = await mcp(["remove", "nada"], { CHATCLI_LANG: "pt-BR" });
     expect(e.stderr).toContain("nenhum servidor MCP chamado nada");

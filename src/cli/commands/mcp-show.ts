@@ -1,6 +1,7 @@
 /**
- * `chatcli mcp list [--check] [--json]` and `chatcli mcp get NAME [--json]`. Nothing connects unless `--check` is
- * given, and even then a project server that is not approved is never started (it is shown as such).
+ * `chatcli mcp list [--no-check] [--json]` and `chatcli mcp get NAME [--json]`. `list` tries each enabled server
+ * (in parallel, a short timeout each, as `claude mcp list` does) unless `--no-check`; a project server that is not
+ * approved is never started (it is shown as such).
  */
 import { t } from "../../i18n/i18n.ts";
 import { findServer, readAllScopes, type ConfiguredServer } from "../../mcp/config-files.ts";
@@ -29,14 +30,14 @@ interface Row {
 }
 
 export async function mcpList(ctx: McpCliContext, words: string[]): Promise<number> {
-  const p = parseOptions(words, [{ name: "json" }, { name: "check" }, { name: "timeout-ms", value: true }]);
+  const p = parseOptions(words, [{ name: "json" }, { name: "check" }, { name: "no-check" }, { name: "timeout-ms", value: true }]);
   if (p.positionals.length) throw new UsageError(t("mcp.listUsage"));
   const scopes = readAllScopes(ctx.home, ctx.projectRoot);
   for (const s of scopes) if (s.error) ctx.err.write(`chatcli: ${t("mcp.cannotRead", { file: s.file, error: s.error })}\n`);
   const projectNames = new Set(scopes[1]!.servers.map((s) => s.name));
   const rows = await Promise.all(scopes.flatMap((s) => s.servers).map((s) => rowOf(ctx, s, s.scope === "user" && projectNames.has(s.name))));
-  if (p.flags.has("check")) {
-    const timeoutMs = positiveInt(p, "timeout-ms") ?? CHECK_TIMEOUT_MS;
+  if (!p.flags.has("no-check")) {
+    const limit = positiveInt(p, "timeout-ms");
     const { probeServer } = await import("../../mcp/probe-server.ts");
     const servers = scopes.flatMap((s) => s.servers);
     await Promise.all(
@@ -46,6 +47,7 @@ export async function mcpList(ctx: McpCliContext, words: string[]): Promise<numb
         if (!row.enabled) return void (row.status = "disabled");
         if (row.shadowed) return;
         if (row.scope === "project" && !row.approved) return void (row.status = "not-approved");
+        const timeoutMs = limit ?? Math.min(entry.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS);
         const r = await probeServer(row.name, entry, { home: ctx.home, env: ctx.env, projectRoot: ctx.projectRoot, timeoutMs, clientVersion: versionString() });
         row.status = r.state;
         if (r.state === "connected") row.tools = r.tools;
@@ -121,6 +123,11 @@ export const transportOf = (e: McpServerConfig): string => (isStdioServer(e) ? "
 export const targetOf = (e: McpServerConfig): string => (isStdioServer(e) ? [e.command, ...(e.args ?? [])].join(" ") : e.url);
 
 function statusText(r: Row): string {
+  const text = connectionText(r);
+  return r.approved && r.status !== undefined ? `${t("mcp.status.approved")}; ${text}` : text;
+}
+
+function connectionText(r: Row): string {
   if (r.error) return r.status === "failed" ? t("mcp.status.failed", { reason: r.error }) : t("mcp.status.invalid", { error: r.error });
   if (r.shadowed) return t("mcp.status.shadowed");
   switch (r.status) {
