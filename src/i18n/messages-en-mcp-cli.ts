@@ -11,7 +11,7 @@ export const enMcpCli = {
     "  add-json NAME JSON                        add a server from its JSON entry",
     "  remove NAME [--scope user|project]        remove a server",
     "  list [--no-check] [--json]                list the servers and whether each connects",
-    "  get NAME [--json]                         show one server",
+    "  get NAME [--json]                         show one server and whether it connects",
     "  approve [NAME...] [--revoke]              approve the project's .mcp.json servers for this project",
     "  import [--from TOOLS] [--dry-run]         import servers from Claude Code, Cursor, Codex, Gemini CLI, OpenCode",
     "  login NAME                                log in to a remote server (OAuth, in the browser)",
@@ -47,7 +47,7 @@ export const enMcpCli = {
   "mcp.help.remove": "Usage: chatcli mcp remove NAME [--scope user|project]\nRemoves a server from the scope that has it (--scope when both do).",
   "mcp.help.list":
     "Usage: chatcli mcp list [--no-check] [--timeout-ms N] [--json]\nLists every configured server: scope, transport, enabled, command or URL, approval, and whether it connects: each enabled server is tried at once (at most --timeout-ms, default 10000) and shows how many tools it has. Project servers that are not approved are never started. --no-check only reads the configuration.",
-  "mcp.help.get": "Usage: chatcli mcp get NAME [--json]\nShows one server (env and header values hidden).",
+  "mcp.help.get": "Usage: chatcli mcp get NAME [--no-check] [--timeout-ms N] [--json]\nShows one server (env and header values hidden) and whether it connects (--no-check: the configuration only).",
   "mcp.help.approve":
     "Usage: chatcli mcp approve [NAME...] [--revoke]\nApproves the servers of this project's .mcp.json (all that wait when no name is given), so they may start. A changed entry needs approval again. --revoke forgets approvals.",
   "mcp.help.import":
@@ -74,7 +74,7 @@ export const enMcpCli = {
   "mcp.envNeedsStdio": "-e is for stdio servers; a remote server takes headers (-H) or --bearer-token-env",
   "mcp.remoteExtraArgs": "a remote server takes one URL; unexpected: {words}",
   "mcp.removeUsage": "usage: chatcli mcp remove NAME [--scope user|project]",
-  "mcp.getUsage": "usage: chatcli mcp get NAME [--json]",
+  "mcp.getUsage": "usage: chatcli mcp get NAME [--no-check] [--json]",
   "mcp.listUsage": "usage: chatcli mcp list [--no-check] [--json]",
   "mcp.importUsage": "usage: chatcli mcp import [--from TOOLS] [--scope user|project] [--dry-run] [--json]",
   "mcp.loginUsage": "usage: chatcli mcp login NAME",
@@ -108,7 +108,7 @@ export const enMcpCli = {
   "mcp.get.transport": "transport",
   "mcp.get.enabled": "enabled",
   "mcp.get.approved": "approved for this project",
-  "mcp.get.invalid": "invalid",
+  "mcp.get.status": "status",
   "mcp.get.oauth": "OAuth login",
   "mcp.get.loggedIn": "logged in",
   "mcp.get.notLoggedIn": "not logged in",

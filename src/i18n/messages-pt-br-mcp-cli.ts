@@ -13,7 +13,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
     "  add-json NOME JSON                        adiciona um servidor a partir da sua entrada JSON",
     "  remove NOME [--scope user|project]        remove um servidor",
     "  list [--no-check] [--json]                lista os servidores e se cada um conecta",
-    "  get NOME [--json]                         mostra um servidor",
+    "  get NOME [--json]                         mostra um servidor e se ele conecta",
     "  approve [NOME...] [--revoke]              aprova os servidores do .mcp.json deste projeto",
     "  import [--from FERRAMENTAS] [--dry-run]   importa servidores do Claude Code, Cursor, Codex, Gemini CLI, OpenCode",
     "  login NOME                                faz login num servidor remoto (OAuth, no navegador)",
@@ -49,7 +49,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
   "mcp.help.remove": "Uso: chatcli mcp remove NOME [--scope user|project]\nRemove um servidor do escopo que o tem (use --scope quando os dois têm).",
   "mcp.help.list":
     "Uso: chatcli mcp list [--no-check] [--timeout-ms N] [--json]\nLista todos os servidores configurados: escopo, transporte, ativo, comando ou URL, aprovação, e se conecta: cada servidor ativo é testado em paralelo (no máximo --timeout-ms, padrão 10000) e mostra quantas ferramentas tem. Servidores de projeto não aprovados nunca são iniciados. --no-check só lê a configuração.",
-  "mcp.help.get": "Uso: chatcli mcp get NOME [--json]\nMostra um servidor (valores de ambiente e cabeçalhos ocultos).",
+  "mcp.help.get": "Uso: chatcli mcp get NOME [--no-check] [--timeout-ms N] [--json]\nMostra um servidor (valores de ambiente e cabeçalhos ocultos) e se ele conecta (--no-check: só a configuração).",
   "mcp.help.approve":
     "Uso: chatcli mcp approve [NOME...] [--revoke]\nAprova os servidores do .mcp.json deste projeto (todos os pendentes quando nenhum nome é dado), para que possam iniciar. Uma entrada alterada precisa de nova aprovação. --revoke retira aprovações.",
   "mcp.help.import":
@@ -76,7 +76,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
   "mcp.envNeedsStdio": "-e é para servidores stdio; um servidor remoto recebe cabeçalhos (-H) ou --bearer-token-env",
   "mcp.remoteExtraArgs": "um servidor remoto recebe uma única URL; sobrou: {words}",
   "mcp.removeUsage": "uso: chatcli mcp remove NOME [--scope user|project]",
-  "mcp.getUsage": "uso: chatcli mcp get NOME [--json]",
+  "mcp.getUsage": "uso: chatcli mcp get NOME [--no-check] [--json]",
   "mcp.listUsage": "uso: chatcli mcp list [--no-check] [--json]",
   "mcp.importUsage": "uso: chatcli mcp import [--from FERRAMENTAS] [--scope user|project] [--dry-run] [--json]",
   "mcp.loginUsage": "uso: chatcli mcp login NOME",
@@ -110,7 +110,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
   "mcp.get.transport": "transporte",
   "mcp.get.enabled": "ativo",
   "mcp.get.approved": "aprovado para este projeto",
-  "mcp.get.invalid": "inválido",
+  "mcp.get.status": "estado",
   "mcp.get.oauth": "login OAuth",
   "mcp.get.loggedIn": "com login",
   "mcp.get.notLoggedIn": "sem login",

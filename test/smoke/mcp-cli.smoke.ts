@@ -65,14 +65,14 @@ describe("chatcli mcp add / remove / list / get", () => {
       ["sentry", "user", "http", true],
       ["py", "user", "stdio", true],
     ]);
-    const g = await mcp(["get", "fs"]);
+    const g = await mcp(["get", "fs", "--no-check"]);
     expect(g.code).toBe(0);
     expect(g.stdout).toContain("transport: stdio");
     expect(g.stdout).toContain('env: {"API_KEY":"***","MODE":"***"}');
     expect(g.stdout).not.toContain("abc");
-    const gj = JSON.parse((await mcp(["get", "gh", "--json"])).stdout) as { entry: { headers: Record<string, string> } };
+    const gj = JSON.parse((await mcp(["get", "gh", "--json", "--no-check"])).stdout) as { entry: { headers: Record<string, string> } };
     expect(gj.entry.headers).toEqual({ Authorization: "***", "X-Team": "***" });
-    expect((await mcp(["get", "nope"])).code).toBe(1);
+    expect((await mcp(["get", "nope", "--no-check"])).code).toBe(1);
   });
 
   test("an existing name is refused (exit 1) unless --force; remove takes it out and keeps the rest", async () => {
@@ -212,7 +212,9 @@ describe("list --check and OAuth login", () => {
 
     const l = await mcp(["list", "--check"]);
     expect(l.stdout).toMatch(/^secure\s+user\s+http\s+yes\s+.*connected \(1 tools\)$/m);
-    expect((await mcp(["get", "secure"])).stdout).toContain("OAuth login: logged in");
+    const got = (await mcp(["get", "secure"])).stdout;
+    expect(got).toContain("OAuth login: logged in");
+    expect(got).toContain("status: connected (1 tools)");
     // Secrets never reach the logs.
     const logs = join(b.env.CHATCLI_HOME!, "logs");
     if (existsSync(logs)) for (const f of Bun.spawnSync(["ls", logs]).stdout.toString().trim().split("\n").filter(Boolean)) expect(readFileSync(join(logs, f), "utf8")).not.toContain(token);

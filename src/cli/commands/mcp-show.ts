@@ -38,22 +38,8 @@ export async function mcpList(ctx: McpCliContext, words: string[]): Promise<numb
   const rows = await Promise.all(scopes.flatMap((s) => s.servers).map((s) => rowOf(ctx, s, s.scope === "user" && projectNames.has(s.name))));
   if (!p.flags.has("no-check")) {
     const limit = positiveInt(p, "timeout-ms");
-    const { probeServer } = await import("../../mcp/probe-server.ts");
-    const servers = scopes.flatMap((s) => s.servers);
-    await Promise.all(
-      rows.map(async (row, i) => {
-        const entry = servers[i]!.entry;
-        if (!entry || row.error) return;
-        if (!row.enabled) return void (row.status = "disabled");
-        if (row.shadowed) return;
-        if (row.scope === "project" && !row.approved) return void (row.status = "not-approved");
-        const timeoutMs = limit ?? Math.min(entry.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS);
-        const r = await probeServer(row.name, entry, { home: ctx.home, env: ctx.env, projectRoot: ctx.projectRoot, timeoutMs, clientVersion: versionString() });
-        row.status = r.state;
-        if (r.state === "connected") row.tools = r.tools;
-        if (r.state === "failed") row.error = r.reason;
-      }),
-    );
+    const all = scopes.flatMap((sc) => sc.servers);
+    await Promise.all(rows.map((row, i) => (row.shadowed ? undefined : check(ctx, row, all[i]!.entry, limit))));
   }
   if (p.flags.has("json")) {
     ctx.out.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -68,7 +54,7 @@ export async function mcpList(ctx: McpCliContext, words: string[]): Promise<numb
 }
 
 export async function mcpGet(ctx: McpCliContext, words: string[]): Promise<number> {
-  const p = parseOptions(words, [{ name: "json" }]);
+  const p = parseOptions(words, [{ name: "json" }, { name: "no-check" }, { name: "timeout-ms", value: true }]);
   const [name, ...more] = p.positionals;
   if (!name || more.length) throw new UsageError(t("mcp.getUsage"));
   const server = findServer(ctx.home, ctx.projectRoot, name);
@@ -77,6 +63,7 @@ export async function mcpGet(ctx: McpCliContext, words: string[]): Promise<numbe
     return 1;
   }
   const row = await rowOf(ctx, server, false);
+  if (!p.flags.has("no-check")) await check(ctx, row, server.entry, positiveInt(p, "timeout-ms"));
   const masked = maskEntry(server.raw);
   if (p.flags.has("json")) {
     ctx.out.write(`${JSON.stringify({ ...row, entry: masked }, null, 2)}\n`);
@@ -89,7 +76,7 @@ export async function mcpGet(ctx: McpCliContext, words: string[]): Promise<numbe
     `  ${t("mcp.get.enabled")}: ${t(row.enabled ? "mcp.yes" : "mcp.no")}`,
   ];
   if (row.approved !== undefined) lines.push(`  ${t("mcp.get.approved")}: ${t(row.approved ? "mcp.yes" : "mcp.no")}`);
-  if (row.error) lines.push(`  ${t("mcp.get.invalid")}: ${row.error}`);
+  if (row.status !== undefined || row.error) lines.push(`  ${t("mcp.get.status")}: ${statusText(row)}`);
   if (server.entry && !isStdioServer(server.entry)) {
     const { hasOAuthTokens } = await import("../../mcp/oauth/token-store.ts");
     lines.push(`  ${t("mcp.get.oauth")}: ${t(hasOAuthTokens(ctx.home, name, server.entry.url) ? "mcp.get.loggedIn" : "mcp.get.notLoggedIn")}`);
@@ -97,6 +84,19 @@ export async function mcpGet(ctx: McpCliContext, words: string[]): Promise<numbe
   for (const [k, v] of Object.entries(masked as Record<string, unknown>)) lines.push(`  ${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
   ctx.out.write(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** Tries the server (unless disabled, invalid, or a project server not approved) and records the outcome in `row`. */
+async function check(ctx: McpCliContext, row: Row, entry: McpServerConfig | undefined, limit: number | undefined): Promise<void> {
+  if (!entry || row.error) return;
+  if (!row.enabled) return void (row.status = "disabled");
+  if (row.scope === "project" && !row.approved) return void (row.status = "not-approved");
+  const { probeServer } = await import("../../mcp/probe-server.ts");
+  const timeoutMs = limit ?? Math.min(entry.timeoutMs ?? CHECK_TIMEOUT_MS, CHECK_TIMEOUT_MS);
+  const r = await probeServer(row.name, entry, { home: ctx.home, env: ctx.env, projectRoot: ctx.projectRoot, timeoutMs, clientVersion: versionString() });
+  row.status = r.state;
+  if (r.state === "connected") row.tools = r.tools;
+  if (r.state === "failed") row.error = r.reason;
 }
 
 async function rowOf(ctx: McpCliContext, s: ConfiguredServer, shadowed: boolean): Promise<Row> {
