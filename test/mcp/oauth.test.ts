@@ -169,3 +169,15 @@ describe("MCP OAuth", () => {
     expect(readFileSync(oauthFile(home, "remote"), "utf8")).not.toContain("attacker-code");
   });
 });
+
+describe("opening the browser", () => {
+  test("BROWSER wins (with %s or the URL appended); else a desktop session's opener; nothing on a bare terminal", async () => {
+    const { browserCommand } = await import("../../src/mcp/oauth/open-browser.ts");
+    const u = "http://127.0.0.1:1/authorize?x=1";
+    expect(browserCommand(u, { BROWSER: "firefox" }, "linux")).toEqual(["firefox", u]);
+    expect(browserCommand(u, { BROWSER: "w3m -o x %s:lynx" }, "linux")).toEqual(["w3m", "-o", "x", u]);
+    expect(browserCommand(u, { DISPLAY: ":0" }, "linux")).toEqual(["xdg-open", u]);
+    expect(browserCommand(u, {}, "linux")).toBeUndefined();
+    expect(browserCommand(u, {}, "darwin")).toEqual(["open", u]);
+  });
+});

@@ -224,6 +224,12 @@ describe("list --check and OAuth login", () => {
     expect(lo.stdout).toContain("Logged out of secure");
     expect(existsSync(tokenFile)).toBe(false);
     expect((await mcp(["list", "--check"])).stdout).toMatch(/^secure\s.*needs login/m);
+    // BROWSER names the browser to open (the usual convention); here one that follows the URL by itself.
+    const viaBrowser = await mcp(["login", "secure"], { BROWSER: `${process.execPath} ${join(import.meta.dir, "..", "support", "fake-browser.ts")} %s` });
+    expect(viaBrowser.code).toBe(0);
+    expect(viaBrowser.stdout).toContain("Logged in to secure.");
+    expect((await mcp(["list"])).stdout).toMatch(/^secure\s.*connected \(1 tools\)$/m);
+    expect((await mcp(["logout", "secure"])).code).toBe(0);
     const stdio = await mcp(["login", "echo"]);
     expect(stdio.code).toBe(1);
     expect(stdio.stderr).toContain("stdio server");
