@@ -130,6 +130,7 @@ export const enMcpCli = {
   "mcp.import.reasonClash": "name clash with the server imported from {file}",
   "mcp.import.reasonDuplicate": "the same server as in {file}",
   "mcp.import.reasonUnsupported": "unsupported: {why}",
+  "mcp.import.projectFileRead": "{file} ({count} server(s), the format Claude Code and Cursor share) is read by chatcli as it is: nothing to import; its servers start once approved (chatcli mcp approve).",
   "mcp.import.needsApproval": "Project servers wait for approval before they start: chatcli mcp approve {names}",
   "mcp.login.notRemote": "{name} is a stdio server: only remote (http/sse) servers log in",
   "mcp.login.openUrl": "To log in to {name}, open this URL in a browser:\n{url}\nWaiting for the authorization… (Ctrl+C to cancel)",

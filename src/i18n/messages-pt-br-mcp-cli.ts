@@ -132,6 +132,7 @@ export const ptBRMcpCli: Record<keyof typeof enMcpCli, string> = {
   "mcp.import.reasonClash": "conflito de nome com o servidor importado de {file}",
   "mcp.import.reasonDuplicate": "o mesmo servidor que em {file}",
   "mcp.import.reasonUnsupported": "sem suporte: {why}",
+  "mcp.import.projectFileRead": "{file} ({count} servidor(es), o formato comum ao Claude Code e ao Cursor) é lido pelo chatcli como está: nada a importar; seus servidores iniciam depois de aprovados (chatcli mcp approve).",
   "mcp.import.needsApproval": "Servidores do projeto esperam aprovação antes de iniciar: chatcli mcp approve {names}",
   "mcp.login.notRemote": "{name} é um servidor stdio: só servidores remotos (http/sse) fazem login",
   "mcp.login.openUrl": "Para fazer login em {name}, abra esta URL num navegador:\n{url}\nAguardando a autorização… (Ctrl+C para cancelar)",

@@ -263,6 +263,7 @@ describe("mcp import", () => {
     expect(r.stdout).toContain(`  airtable  from cursor ${join(home, ".cursor", "mcp.json")}: name clash with the server imported from ${join(home, ".claude.json")}`);
     expect(r.stdout).toContain(`  sentry  from cursor ${join(home, ".cursor", "mcp.json")}: the same server as in ${join(home, ".claude.json")}`);
     expect(r.stdout).toContain("chatcli mcp approve project-tool");
+    expect(r.stdout).toContain(`${join(project, ".mcp.json")} (1 server(s), the format Claude Code and Cursor share) is read by chatcli as it is`);
 
     const s = servers(settingsFile());
     expect(s.figma).toEqual({ type: "http", url: "https://mcp.figma.com/mcp", headers: { "X-Figma-Region": "us-east-1", "X-Team": "${FIGMA_TEAM}" }, bearerTokenEnv: "FIGMA_OAUTH_TOKEN" });

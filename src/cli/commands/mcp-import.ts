@@ -60,7 +60,8 @@ export async function mcpImport(ctx: McpCliContext, words: string[]): Promise<nu
     return 0;
   }
   if (!reads.length) {
-    ctx.out.write(`${t("mcp.import.nothingFound", { files: looked.join(", ") })}\n`);
+    const note = scopes.project.servers.length ? `\n${t("mcp.import.projectFileRead", { file: scopes.project.file, count: scopes.project.servers.length })}` : "";
+    ctx.out.write(`${t("mcp.import.nothingFound", { files: looked.join(", ") })}${note}\n`);
     return 0;
   }
   const lines: string[] = [];
@@ -74,6 +75,9 @@ export async function mcpImport(ctx: McpCliContext, words: string[]): Promise<nu
     lines.push(t("mcp.import.skipped", { count: plan.skipped.length }));
     for (const s of plan.skipped) lines.push(`  ${s.name}  ${t("mcp.import.skipFrom", { tool: s.tool, file: s.file, reason: reasonText(s) })}`);
   }
+  // Claude Code's (and Cursor's) project file is ours too: nothing to copy, only to approve.
+  const alreadyHere = scopes.project.servers.filter((x) => !plan.add.some((a) => a.target === "project" && a.name === x.name));
+  if (alreadyHere.length && !from?.length) lines.push(t("mcp.import.projectFileRead", { file: scopes.project.file, count: alreadyHere.length }));
   const pending = plan.add.filter((a) => a.target === "project" && !a.fromUserFile);
   if (pending.length && !p.flags.has("dry-run")) lines.push(t("mcp.import.needsApproval", { names: pending.map((a) => a.name).join(", ") }));
   ctx.out.write(`${lines.join("\n")}\n`);
