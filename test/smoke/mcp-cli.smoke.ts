@@ -3,7 +3,7 @@
 // servers need approval and `list --check` never starts an unapproved one; `list --check` connects to a real stdio
 // MCP server and to an OAuth-protected HTTP one; `mcp login` completes a real OAuth flow (the test is the browser);
 // `mcp import` reads the other tools' real config files.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isolatedBinary, run, runAt, type BinaryEnv } from "../support/binary.ts";
@@ -11,6 +11,9 @@ import { startOAuthMcpServer, type OAuthMcpServer } from "../support/oauth-mcp-s
 
 const ECHO_SERVER = join(import.meta.dir, "..", "support", "mcp-echo-server.ts");
 const FIX = join(import.meta.dir, "..", "fixtures", "mcp-import");
+
+// Each test runs the binary several times; on a loaded machine that takes more than bun's default 5 s.
+setDefaultTimeout(120_000);
 
 let b: BinaryEnv;
 let project: string;
