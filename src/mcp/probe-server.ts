@@ -41,8 +41,18 @@ export async function probeServer(name: string, entry: McpServerConfig, o: Probe
       const env: Record<string, string> = { ...getDefaultEnvironment() };
       for (const [k, v] of Object.entries(entry.env ?? {})) env[k] = expandEnvRefs(v, o.env);
       const cwd = entry.cwd ? (entry.cwd.startsWith("/") ? entry.cwd : `${o.projectRoot}/${entry.cwd}`) : o.projectRoot;
-      const transport = new StdioClientTransport({ command: expandEnvRefs(entry.command, o.env), args: (entry.args ?? []).map((a) => expandEnvRefs(a, o.env)), env, cwd, stderr: "ignore" });
-      return await attempt(transport, "stdio");
+      const transport = new StdioClientTransport({ command: expandEnvRefs(entry.command, o.env), args: (entry.args ?? []).map((a) => expandEnvRefs(a, o.env)), env, cwd, stderr: "pipe" });
+      // What the server said on stderr explains a failure ("Connection closed" alone does not).
+      let stderr = "";
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString("utf8")).slice(-2000);
+      });
+      try {
+        return await attempt(transport, "stdio");
+      } catch (err) {
+        const said = stderr.trim().split("\n").filter(Boolean).at(-1);
+        throw said ? new Error(`${oneLine(err)}: ${said}`) : err;
+      }
     }
     return await probeRemote(name, entry as RemoteServerConfig, o, attempt);
   } catch (err) {

@@ -180,12 +180,14 @@ describe("list --check and OAuth login", () => {
   test("a stdio server connects (its tool count), a broken one fails with the reason, a protected one needs login", async () => {
     expect((await mcp(["add", "echo", "--", process.execPath, ECHO_SERVER, "3"])).code).toBe(0);
     expect((await mcp(["add", "dead", "--", join(b.dir, "no-such-server")])).code).toBe(0);
+    expect((await mcp(["add", "crash", "--", "sh", "-c", "echo 'missing API_KEY' >&2; exit 3"])).code).toBe(0);
     expect((await mcp(["add", "--transport", "http", "secure", oauth.url])).code).toBe(0);
     const l = await mcp(["list", "--check", "--timeout-ms", "15000"], { CHATCLI_NO_BROWSER: "1" });
     expect(l.code).toBe(0);
     expect(l.stdout).toMatch(/^echo\s+user\s+stdio\s+yes\s+.*connected \(4 tools\)$/m);
     expect(l.stdout).toMatch(/^mine\s+project\s+stdio\s+yes\s+.*approved; connected \(2 tools\)$/m);
     expect(l.stdout).toMatch(/^dead\s+user\s+stdio\s+yes\s+.*failed: .*no-such-server/m);
+    expect(l.stdout).toMatch(/^crash\s+user\s+stdio\s+yes\s+.*failed: .*missing API_KEY$/m);
     expect(l.stdout).toMatch(/^secure\s+user\s+http\s+yes\s+.*needs login \(chatcli mcp login secure\)$/m);
   }, 60_000);
 
