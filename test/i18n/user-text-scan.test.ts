@@ -112,7 +112,6 @@ function scan(): string[] {
 }
 
 describe("user-facing text goes through the i18n table", () => {
-  // Parses every source file: seconds on a loaded 2-core machine, more than bun's 5 s default.
   test("no English literal reaches a notice, the CLI's output, yargs or a usage/config error", () => {
     expect(scan()).toEqual([]);
   }, 30_000);
