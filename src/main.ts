@@ -75,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   if (cmd.kind === "printed") return 0;
+  if (cmd.kind === "mcp") return (await import("./cli/commands/mcp.ts")).mcpCommand(cmd.argv, process.stdout, process.stderr);
 
   let cfg: Config;
   try {

@@ -55,6 +55,7 @@ import { TodoState } from "../agent/todo/todo-state.ts";
 import { createBudgetGuard, type BudgetGuard } from "../llm/budget.ts";
 import { createShellPassthrough } from "../agent/shell-passthrough/run-shell.ts";
 import { createInitGuard, type InitGuard } from "../agent/init/init-guard.ts";
+import { storedLoginProvider } from "../mcp/oauth/oauth-provider.ts";
 import { ExtRuntime } from "../ext/ext-runtime.ts";
 import { createMcpRuntime } from "../mcp/runtime/create-runtime.ts";
 import { t } from "../i18n/i18n.ts";
@@ -176,6 +177,8 @@ export function wireSession(o: WireOptions): WiredSession {
     binding: () => ({ providerId: session?.model.providerId ?? resolved.providerId, nativeTools: session?.model.nativeTools ?? resolved.info?.supportsTools ?? false, contextWindow: session?.contextWindow ?? contextWindow }),
     warn: (text) => (session ? session.publish({ type: "notice", level: "warn", text: t("mcp.warning", { message: text }) }) : mcpWarnings.push(t("mcp.warning", { message: text }))),
     scrub: createRedactor(cfg.env),
+    offline: cfg.offline,
+    authProvider: storedLoginProvider(cfg.home),
   });
   const sessionId = o.resume?.meta.id ?? newSessionId();
   // Hooks and plugins (issue 19): nothing is built (two stats) when none are configured.

@@ -8,6 +8,7 @@ import { enDaily } from "./messages-en-daily.ts";
 import { enExt } from "./messages-en-ext.ts";
 import { enDailyB } from "./messages-en-daily-b.ts";
 import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
+import { enMcpCli } from "./messages-en-mcp-cli.ts";
 
 export const en = {
   ...enCli,
@@ -19,4 +20,5 @@ export const en = {
   ...enExt,
   ...enDailyB,
   ...enMcpRuntime,
+  ...enMcpCli,
 } as const;

@@ -5,6 +5,7 @@ export const ptBRMcpRuntime: Record<keyof typeof enMcpRuntime, string> = {
   "args.mcpConfig": "Carrega servidores MCP de um arquivo JSON ou de JSON em linha ({\"mcpServers\": {…}}) para esta execução (pode repetir)",
   "args.strictMcpConfig": "Usa só os servidores MCP dados com --mcp-config (ignora settings.json e .mcp.json)",
   "mcp.unapprovedSkipped": "Servidores MCP deste projeto não iniciados (ainda não aprovados): {names}. Aprove-os com `chatcli mcp approve` ou na TUI.",
+  "mcp.offlineSkipped": "--offline: servidores MCP remotos não iniciados: {names}",
   "mcp.warning": "MCP: {message}",
   "mcp.approveTitle": "O .mcp.json deste projeto quer iniciar servidores MCP (programas vindos do repositório):",
   "mcp.approveLine": "  {name}: {target}",

@@ -9,6 +9,7 @@ import { ptBRDaily } from "./messages-pt-br-daily.ts";
 import { ptBRExt } from "./messages-pt-br-ext.ts";
 import { ptBRDailyB } from "./messages-pt-br-daily-b.ts";
 import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
+import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -20,4 +21,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRExt,
   ...ptBRDailyB,
   ...ptBRMcpRuntime,
+  ...ptBRMcpCli,
 };

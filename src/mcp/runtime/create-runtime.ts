@@ -6,7 +6,8 @@ import { join } from "node:path";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Logger } from "../../util/logger.ts";
 import { loadMcpServers } from "../load-servers.ts";
-import type { McpServerConfig, McpServers } from "../server-config.ts";
+import { isStdioServer, type McpServerConfig, type McpServers } from "../server-config.ts";
+import { t } from "../../i18n/i18n.ts";
 import { McpManager, type McpBinding } from "./mcp-manager.ts";
 
 export interface McpRuntimeOptions {
@@ -25,7 +26,9 @@ export interface McpRuntimeOptions {
   binding(): McpBinding;
   warn(text: string): void;
   scrub?: (text: string) => string;
-  /** OAuth providers (src/mcp/oauth/, when wired). */
+  /** `--offline`: remote (HTTP) servers are not started (named in one warning); stdio servers run as configured. */
+  offline?: boolean;
+  /** OAuth providers (src/mcp/oauth/). */
   authProvider?: (name: string, entry: McpServerConfig) => OAuthClientProvider | undefined;
 }
 
@@ -39,11 +42,14 @@ export function createMcpRuntime(o: McpRuntimeOptions): McpManager | undefined {
     log(w);
     o.warn(w);
   }
-  if (loaded.servers.length === 0) return undefined;
+  const servers = o.offline ? loaded.servers.filter((s) => isStdioServer(s.entry)) : loaded.servers;
+  const remote = loaded.servers.filter((s) => !servers.includes(s)).map((s) => s.name);
+  if (remote.length) o.warn(t("mcp.offlineSkipped", { names: remote.join(", ") }));
+  if (servers.length === 0) return undefined;
   const baseEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.childEnv)) if (v !== undefined) baseEnv[k] = v;
   const manager = new McpManager({
-    servers: loaded.servers,
+    servers,
     projectRoot: o.projectRoot,
     home: o.home,
     env: o.env,

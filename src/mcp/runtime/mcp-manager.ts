@@ -20,7 +20,7 @@ import type { McpServerSpec } from "../load-servers.ts";
 import type { McpServerConfig } from "../server-config.ts";
 import { createMcpTool } from "../tools/mcp-tool.ts";
 import { createMcpSearchTool, MCP_SEARCH_TOOL } from "../tools/mcp-search.ts";
-import { normalizeToolSchema, schemaFamilyFor, type SchemaFamily } from "../tools/schema-adapter.ts";
+import { normalizeToolSchema, schemaFamilyFor, type SchemaFamily } from "../schema-normalize.ts";
 import { ServerConnection, type McpServerStatus } from "./server-connection.ts";
 
 export interface McpBinding {

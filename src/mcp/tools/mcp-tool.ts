@@ -8,7 +8,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { capText, DEFAULT_MAX_RESULT_CHARS, errorOutput, type ToolDefinition, type ToolOutput } from "../../tool/tool.ts";
 import { safeHead } from "../../util/text.ts";
 import { formatCallResult } from "./format-result.ts";
-import { restoreJsonStringArgs } from "./schema-adapter.ts";
+import { restoreJsonStringArgs } from "../schema-normalize.ts";
 import { NETWORK_ERROR } from "../runtime/server-connection.ts";
 
 export const MCP_TOOL_PREFIX = "mcp__";
