@@ -137,6 +137,8 @@ export class TuiApp {
     opts.lateExtras?.then((x) => {
       this.commands.push(...x.commands);
       for (const e of x.events) this.dispatch(e);
+      // A `/…` typed before the commands arrived: its completion list must show them now, not at the next key.
+      if (this.prompt.plainText.startsWith("/")) this.onPromptChanged();
     });
     opts.sandboxState?.then((s) => {
       this.dispatch({ type: "ui.set_sandbox", label: s.label });

@@ -88,6 +88,17 @@ test("queue is shown and ctrl+x removes the last queued item", async () => {
   expect(session.opsOf("remove_queued")).toEqual([{ type: "remove_queued", index: 1 }]);
 });
 
+test("commands that arrive after the first frame (custom commands, skills) join an open completion list at once", async () => {
+  let deliver: (x: { commands: { name: string; description: string }[]; events: [] }) => void = () => undefined;
+  await start({ lateExtras: new Promise((r) => (deliver = r)) });
+  await setup.mockInput.typeText("/revi");
+  expect(await frame()).not.toContain("/review-file");
+  deliver({ commands: [{ name: "review-file", description: "Review one file (project)" }], events: [] });
+  const f = await frame((x) => x.includes("/review-file"));
+  expect(f).toContain("/review-file");
+  expect(f).toContain("(project)");
+});
+
 test("slash completion filters as you type and Tab completes", async () => {
   await start();
   await setup.mockInput.typeText("/co");
