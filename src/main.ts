@@ -19,6 +19,9 @@ import { describeLlmError } from "./cli/describe-error.ts";
 import { CliFailure, resolveModel } from "./cli/resolve-model.ts";
 import { wireSession, type WiredSession } from "./cli/wire-session.ts";
 import { resolveResume, sessionsCommand } from "./cli/commands/sessions.ts";
+import { MEMORY_SLASH_COMMAND, memoryCommand, memorySlash } from "./cli/commands/memory.ts";
+import { memoryForgetFlow, memoryPickerFlow } from "./cli/commands/memory-picker.ts";
+import { startMemoryWorker } from "./cli/wire-memory.ts";
 import { createSlashCommands, type SlashHandler } from "./cli/slash-commands.ts";
 import { createDailyCommands, plainHelpText } from "./cli/daily-commands.ts";
 import { offlineModel } from "./cli/offline-model.ts";
@@ -121,6 +124,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./ext/hooks/hooks-command.ts")).hooksCommand(cfg, cmd, process.stdout, process.stderr);
       case "agents":
         return await agentsCommand(cfg, cmd.action, cmd.force, process.stdout, process.stderr);
+      case "memory":
+        return await memoryCommand(cfg, cmd.memory, process.stdout, process.stderr, process.stdin.isTTY ? askLine : undefined);
     }
   } catch (err) {
     if (err instanceof CliFailure) {
@@ -185,6 +190,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   for (const w of (await applyExtStart(wired.skills, cmd.flags)).warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
   prompt = headlessPrompt(wired.skills, prompt);
   startMcpHeadless(wired);
+  if (wired.memory) startMemoryWorker(wired.memory, cfg, session, (u, model, providerId) => wired.usage.record("memory", providerId, model, u), (m) => logger.info(m));
   if (cmd.rewind !== undefined) {
     const r = await applyRewindFlag(wired, cmd.rewind);
     if (!r) return 1;
@@ -216,6 +222,7 @@ async function oneshot(cfg: Config, cmd: Extract<CliCommand, { kind: "oneshot" }
   process.off("SIGINT", onSigint);
   process.off("SIGTERM", onSigint);
   await wired.ext?.runtime.end("other");
+  await wired.memory?.flush();
   await wired.mcp?.dispose();
   wired.dispose();
   if (result.errorMessage) logger.error(result.errorMessage);
@@ -233,6 +240,17 @@ function startMcpHeadless(wired: Pick<WiredSession, "mcp"> & { mcpWarnings?: str
   const pending = wired.mcp.unapproved().map((s) => s.name);
   if (pending.length) process.stderr.write(`chatcli: ${t("mcp.unapprovedSkipped", { names: pending.join(", ") })}\n`);
   wired.mcp.startAll();
+}
+
+/** One line from the terminal (the memory command's confirmation). */
+async function askLine(question: string): Promise<string> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
 }
 
 /** `--rewind N` before the first turn. On failure says why on stderr and disposes the session: the caller exits 1. */
@@ -253,6 +271,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   const resume = resolveResume(cfg, cmd);
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}), mcp: mcpFlags(cmd.flags) });
   const session = wired.session;
+  if (wired.memory) startMemoryWorker(wired.memory, cfg, session, (u, model, providerId) => wired.usage.record("memory", providerId, model, u), (m) => logger.info(m));
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
   const daily = createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot });
   // Bell / OSC when a long turn ends or an approval waits (settings `notify`); only to a terminal.
@@ -279,9 +298,10 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   }
   if (wired.mcpWarnings.length && !cmd.noTui && process.stdout.isTTY) replay = [...replay, ...wired.mcpWarnings.map((text) => ({ type: "notice" as const, level: "warn" as const, text }))];
   try {
-    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}), skills: wired.skills, extStart, ...(wired.mcp && mcpSlash ? { mcp: { manager: wired.mcp, slash: mcpSlash } } : {}), mcpWarnings: wired.mcpWarnings });
+    return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}), skills: wired.skills, extStart, ...(wired.mcp && mcpSlash ? { mcp: { manager: wired.mcp, slash: mcpSlash } } : {}), mcpWarnings: wired.mcpWarnings, ...(wired.memory ? { memory: wired.memory } : {}) });
   } finally {
     await wired.ext?.runtime.end("prompt_input_exit");
+    await wired.memory?.flush();
     await wired.mcp?.dispose();
     wired.dispose();
   }
@@ -294,7 +314,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
-  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions; skills?: ExtRuntime; extStart?: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }>; mcp?: { manager: McpManager; slash: ReturnType<typeof createMcpSlash> }; mcpWarnings?: string[] } = { replay: [] },
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions; skills?: ExtRuntime; extStart?: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }>; mcp?: { manager: McpManager; slash: ReturnType<typeof createMcpSlash> }; mcpWarnings?: string[]; memory?: import("./memory/runtime.ts").MemoryRuntime } = { replay: [] },
 ): Promise<number> {
   // Provider errors read the same in every mode: where it looked and what to do (describe-error.ts).
   const describe = (e: import("./protocol/llm.ts").LlmError): string => {
@@ -310,6 +330,7 @@ async function runInteractive(
     if (fromExt) return fromExt;
     const fromSkills = extras.skills ? handleExtSlash(extras.skills, name, args) : undefined;
     if (fromSkills) return fromSkills;
+    if (name === "memory") return memorySlash(cfg, extras.memory, args);
     if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
     if (name === "help") return plainHelpText([...(extras.slash?.commands ?? []), ...(extras.daily?.commands ?? [])]);
     if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
@@ -339,7 +360,7 @@ async function runInteractive(
     session: describingErrors(startingExtensionsOnSubscribe(extras.replay.length ? withReplay(session, extras.replay) : session, extras.ext, cmd.resume !== undefined || cmd.continue ? "resume" : "startup"), describe),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
-    extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? []), ...(extras.mcp?.slash.commands ?? [])],
+    extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? []), ...(extras.mcp?.slash.commands ?? []), MEMORY_SLASH_COMMAND],
     ...(cfg.maxBudgetUsd !== undefined ? { budgetUsd: cfg.maxBudgetUsd } : {}),
     ...(extras.skills && extras.extStart ? { lateExtras: lateExtras(extras.skills, extras.extStart) } : {}),
     ...(extras.mcp ? { dynamicCommands: () => extras.mcp!.slash.dynamicCommands() } : {}),
@@ -363,6 +384,7 @@ async function runInteractive(
     onSlashCommand,
     ...(cfg.settings.editor?.vim ? { vim: true } : {}),
     ...(cfg.settings.ui?.theme ? { theme: cfg.settings.ui.theme } : {}),
+    onPickerCommand: async (name, args) => (name !== "memory" ? undefined : !args.trim() ? memoryPickerFlow(cfg, extras.memory) : memoryForgetFlow(cfg, extras.memory, args)),
   });
 }
 

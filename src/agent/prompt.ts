@@ -137,6 +137,8 @@ export function composeSystemPrompt(opts: {
   tools?: ToolSpec[];
   /** Parts that go last (skills: the catalog and active bodies, issue 18). */
   extra?: SystemPart[];
+  /** Recalled memory (issue 21): changes with the conversation, so last and not cacheable. */
+  memory?: string | undefined;
 }): SystemPart[] {
   const parts: SystemPart[] = [{ text: opts.base, cacheable: true }];
   if (opts.bootstrap.length) {
@@ -146,5 +148,6 @@ export function composeSystemPrompt(opts: {
   for (const c of opts.contexts ?? []) parts.push({ text: `Attached context "${c.name}":\n\n${c.content}`, cacheable: true });
   if (opts.textToolCatalog) parts.push({ text: opts.textToolCatalog, cacheable: true });
   parts.push(...(opts.extra ?? []));
+  if (opts.memory) parts.push({ text: opts.memory });
   return parts;
 }

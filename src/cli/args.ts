@@ -6,6 +6,8 @@ import yargs from "yargs";
 import { currentLang, t, type MessageKey } from "../i18n/i18n.ts";
 import type { PermissionMode } from "../protocol/events.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/types.ts";
+import { MEMORY_ACTIONS, type MemoryAction, type MemoryArgs } from "../memory/commands.ts";
+import { CATEGORIES, SCOPES, type Category, type Scope } from "../memory/types.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -40,6 +42,7 @@ export type CliCommand =
   | { kind: "models"; flags: CommonFlags; json: boolean }
   | { kind: "providers"; flags: CommonFlags; json: boolean }
   | { kind: "sessions"; flags: CommonFlags; action: "list" | "import"; file?: string }
+  | { kind: "memory"; flags: CommonFlags; memory: MemoryArgs }
   | { kind: "auth"; flags: CommonFlags; action: "login" | "logout" | "status"; provider: string }
   | { kind: "update"; flags: CommonFlags; check: boolean; version?: string }
   | { kind: "hooks"; flags: CommonFlags; action: "list" | "test" | "trust"; event?: string; tool?: string; input?: string }
@@ -178,6 +181,30 @@ export function parseArgs(argv: string[], version: string): CliCommand {
         const action = a.action === "import" ? "import" : "list";
         if (action === "import" && !a.file) throw new UsageError(t("args.importNeedsFile"));
         result = { kind: "sessions", flags: common(a), action, ...(typeof a.file === "string" ? { file: a.file } : {}) };
+      },
+    )
+    .command("memory [action] [args..]", t("args.memory"), (y) =>
+      y
+        .positional("action", { choices: MEMORY_ACTIONS, default: "list" as const, describe: t("args.memoryAction") })
+        .positional("args", { type: "string", array: true })
+        .option("scope", { choices: SCOPES, describe: t("args.memoryScope") })
+        .option("category", { choices: CATEGORIES, describe: t("args.memoryCategory") })
+        .option("json", { type: "boolean", default: false, describe: t("args.json") })
+        .option("yes", { alias: "y", type: "boolean", default: false, describe: t("args.memoryYes") })
+        .option("all", { type: "boolean", default: false, describe: t("args.memoryAll") })
+        .option("dry-run", { type: "boolean", default: false, describe: t("args.memoryDryRun") }),
+      (a) => {
+        const memory: MemoryArgs = {
+          action: a.action as MemoryAction,
+          args: ((a.args as unknown[] | undefined) ?? []).map(String),
+          json: Boolean(a.json),
+          yes: Boolean(a.yes),
+          all: Boolean(a.all),
+          dryRun: Boolean(a["dry-run"]),
+          ...(typeof a.scope === "string" ? { scope: a.scope as Scope } : {}),
+          ...(typeof a.category === "string" ? { category: a.category as Category } : {}),
+        };
+        result = { kind: "memory", flags: common(a), memory };
       },
     )
     .command("auth <action> [provider]", t("args.auth"), (y) =>

@@ -62,6 +62,8 @@ import { t } from "../i18n/i18n.ts";
 import type { McpManager } from "../mcp/runtime/mcp-manager.ts";
 import { expandMcpMentions, mcpMentions } from "../mcp/resources/mentions.ts";
 import { VERSION } from "../version.ts";
+import { wireMemory } from "./wire-memory.ts";
+import type { MemoryRuntime } from "../memory/runtime.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -112,6 +114,8 @@ export interface WiredSession {
   mcp: McpManager | undefined;
   /** MCP configuration warnings found while wiring (an invalid entry skipped), for the caller to show. */
   mcpWarnings: string[];
+  /** Memory (issue 21): recall, "remember that …"; undefined when `memory.mode` is off. main.ts starts its worker. */
+  memory: MemoryRuntime | undefined;
   dispose(): void;
 }
 
@@ -296,6 +300,7 @@ export function wireSession(o: WireOptions): WiredSession {
     // reported as news on the first request.
     if (recorder) outgoingOf(o.resume.history);
   }
+  const memory = wireMemory({ cfg, redact: createRedactor(cfg.env), sessionId: () => recorder?.id ?? sessionId, publish: (e) => session?.publish(e), log: (m) => (compactionLog ??= scrubbedLogger(cfg)).info(m) });
   const systemPrompt: SessionOptions["turn"]["systemPrompt"] = ({ tools: specs, nativeTools }) =>
     composeSystemPrompt({
       base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env), role: skills.rolePrompt() }),
@@ -303,6 +308,7 @@ export function wireSession(o: WireOptions): WiredSession {
       contexts: contexts.parts(),
       ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
       extra: skills.systemParts(),
+      ...(memory ? { memory: memory.systemPart(session?.messages ?? o.resume?.history ?? [], session?.contextWindow ?? contextWindow) } : {}),
     });
   const textLog = new Logger(join(cfg.home, "logs"));
   textLog.addScrubber(createRedactor(cfg.env));
@@ -344,6 +350,7 @@ export function wireSession(o: WireOptions): WiredSession {
       },
       earlyExitTurns: earlyExitFromEnv(cfg.env),
       transformInput: async (text) => {
+        memory?.onUserText(text);
         const r = await expandInputWithImages(text, { projectRoot: cfg.projectRoot, paths });
         // `@server:uri` is an MCP resource (resolveInput attached it), not a missing file.
         const mcpTokens = mcp ? mcpMentions(text, new Set(mcp.servers.map((x) => x.name))).map((m) => m.token) : [];
@@ -442,7 +449,9 @@ export function wireSession(o: WireOptions): WiredSession {
     workspace,
     mcp,
     mcpWarnings,
+    memory,
     dispose: () => {
+      memory?.close();
       mcp?.killNow();
       recorder?.close();
       summaries?.close();

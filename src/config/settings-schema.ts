@@ -64,6 +64,8 @@ export const settingsSchema = z.object({
   webFetch: z.union([z.boolean(), z.object({ allowPrivateNetworks: z.boolean().optional() })]).optional(),
   /** The prompt editor: `vim` starts it in vim mode (normal/insert). */
   editor: z.object({ vim: z.boolean().optional() }).optional(),
+  /** Memory (issue 21): `off` | `read-only` | `propose` (default: extracted facts wait in the inbox) | `auto`. */
+  memory: z.object({ mode: z.enum(["off", "read-only", "propose", "auto"]).optional() }).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

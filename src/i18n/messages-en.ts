@@ -9,6 +9,7 @@ import { enExt } from "./messages-en-ext.ts";
 import { enDailyB } from "./messages-en-daily-b.ts";
 import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
 import { enMcpCli } from "./messages-en-mcp-cli.ts";
+import { enMemory } from "./messages-en-memory.ts";
 
 export const en = {
   ...enCli,
@@ -21,4 +22,5 @@ export const en = {
   ...enDailyB,
   ...enMcpRuntime,
   ...enMcpCli,
+  ...enMemory,
 } as const;

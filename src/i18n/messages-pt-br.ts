@@ -10,6 +10,7 @@ import { ptBRExt } from "./messages-pt-br-ext.ts";
 import { ptBRDailyB } from "./messages-pt-br-daily-b.ts";
 import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
 import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
+import { ptBRMemory } from "./messages-pt-br-memory.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -22,4 +23,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRDailyB,
   ...ptBRMcpRuntime,
   ...ptBRMcpCli,
+  ...ptBRMemory,
 };

@@ -4,7 +4,7 @@
  */
 import type { Message } from "./message.ts";
 
-export type Purpose = "main" | "compaction" | "tool_use_summary" | "title" | "continuation";
+export type Purpose = "main" | "compaction" | "tool_use_summary" | "title" | "continuation" | "memory";
 
 /** A part of the system prompt. Cacheable parts form a stable prefix (Anthropic cache_control, OpenAI/Gemini prefix caching). */
 export interface SystemPart {

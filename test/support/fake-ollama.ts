@@ -59,6 +59,11 @@ export interface RecordedRequest {
   method: string;
   body: unknown;
   at: number;
+  /** /api/chat with `concurrency`: when the request got a slot, and when its answer ended (or the client left). */
+  slotAt?: number;
+  endedAt?: number;
+  /** The client went away before the answer was complete. */
+  cancelled?: boolean;
 }
 
 export interface FakeOllama {
@@ -81,6 +86,10 @@ export interface FakeOllamaOptions {
    * prompt), so scripted turns are not consumed by summaries. Unset: summaries take from the queue like any call.
    */
   summaryReply?: FakeReply;
+  /** Answers a /api/chat request before the queue (e.g. by its system prompt); undefined: the queue answers. */
+  route?: (body: Record<string, unknown>) => FakeReply | undefined;
+  /** How many /api/chat answers run at once (Ollama with OLLAMA_NUM_PARALLEL=1: 1); the rest wait. Default: no limit. */
+  concurrency?: number;
 }
 
 export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
@@ -88,6 +97,30 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
   const queue: FakeReply[] = [...(opts.replies ?? [])];
   const requests: RecordedRequest[] = [];
   const defaultReply = opts.defaultReply ?? { text: "ok" };
+  let busy = 0;
+  const waiters: Array<() => void> = [];
+  const acquire = async (signal: AbortSignal): Promise<boolean> => {
+    if (opts.concurrency === undefined || busy < opts.concurrency) {
+      busy++;
+      return true;
+    }
+    const got = await new Promise<boolean>((resolve) => {
+      const go = () => resolve(true);
+      waiters.push(go);
+      signal.addEventListener("abort", () => {
+        const i = waiters.indexOf(go);
+        if (i >= 0) waiters.splice(i, 1);
+        resolve(false);
+      });
+    });
+    if (got) busy++;
+    return got;
+  };
+  const release = () => {
+    if (opts.concurrency === undefined) return;
+    busy--;
+    waiters.shift()?.();
+  };
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -104,7 +137,8 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
           body = text;
         }
       }
-      requests.push({ path: url.pathname, method: req.method, body, at: Date.now() });
+      const record: RecordedRequest = { path: url.pathname, method: req.method, body, at: Date.now() };
+      requests.push(record);
       switch (url.pathname) {
         case "/api/version":
           return Response.json({ version: opts.version ?? "0.12.0" });
@@ -148,8 +182,23 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
           if (withImages.length && !caps.includes("vision")) return Response.json({ error: "this model is missing data required for image input" }, { status: 500 });
           const first = (body as { messages?: Array<{ content?: unknown }> } | null)?.messages?.[0]?.content;
           const isSummary = opts.summaryReply && typeof first === "string" && first.startsWith("You are a precise technical note-taker");
-          const reply = isSummary ? opts.summaryReply! : (queue.shift() ?? defaultReply);
-          return chatResponse(reply, String(model));
+          const routed = opts.route?.(body as Record<string, unknown>);
+          const reply = routed ?? (isSummary ? opts.summaryReply! : (queue.shift() ?? defaultReply));
+          if (!(await acquire(req.signal))) {
+            record.cancelled = true;
+            return new Response("client gone", { status: 499 });
+          }
+          record.slotAt = Date.now();
+          let ended = false;
+          const end = (cancelled: boolean) => {
+            if (ended) return;
+            ended = true;
+            record.endedAt = Date.now();
+            if (cancelled) record.cancelled = true;
+            release();
+          };
+          req.signal.addEventListener("abort", () => end(true));
+          return chatResponse(reply, String(model), end);
         }
         default:
           return new Response("404 page not found", { status: 404 });
@@ -175,9 +224,10 @@ function splitText(text: string, n: number): string[] {
   return out;
 }
 
-async function chatResponse(reply: FakeReply, model: string): Promise<Response> {
+async function chatResponse(reply: FakeReply, model: string, end: (cancelled: boolean) => void = () => undefined): Promise<Response> {
   if (reply.headerDelayMs) await Bun.sleep(reply.headerDelayMs);
   if (reply.status && reply.status >= 400) {
+    end(false);
     return new Response(reply.errorBody ?? JSON.stringify({ error: `status ${reply.status}` }), {
       status: reply.status,
       headers: { "content-type": "application/json", ...reply.headers },
@@ -204,6 +254,7 @@ async function chatResponse(reply: FakeReply, model: string): Promise<Response> 
   }
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let gone = false;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       if (reply.rawLineFirst) controller.enqueue(encoder.encode(reply.rawLineFirst + "\n"));
@@ -212,6 +263,7 @@ async function chatResponse(reply: FakeReply, model: string): Promise<Response> 
       for (const line of lines) {
         if (reply.dropAfter !== undefined && sent >= reply.dropAfter) {
           await Bun.sleep(30); // let the headers and the first chunks reach the client first
+          end(true);
           controller.error(new Error("connection dropped"));
           return;
         }
@@ -223,6 +275,7 @@ async function chatResponse(reply: FakeReply, model: string): Promise<Response> 
         if (reply.chunksPerSecond) {
           while (performance.now() - pacedFrom < (sent / reply.chunksPerSecond) * 1000) await Bun.sleep(1);
         }
+        if (gone) return;
         controller.enqueue(encoder.encode(line() + "\n"));
         sent++;
       }
@@ -244,10 +297,14 @@ async function chatResponse(reply: FakeReply, model: string): Promise<Response> 
           }) + "\n",
         ),
       );
+      if (gone) return;
       controller.close();
+      end(false);
     },
     cancel() {
+      gone = true;
       if (timer) clearTimeout(timer);
+      end(true);
     },
   });
   return new Response(stream, { headers: { "content-type": "application/x-ndjson" } });

@@ -3,6 +3,7 @@ import { t } from "../../i18n/i18n.ts";
 import { formatCost, formatTokens } from "../../llm/usage.ts";
 import type { SlashCommand } from "./completion.ts";
 import { openModelPicker } from "./model-picker.ts";
+import { openPickerFlow } from "./picker-flow.ts";
 import type { TuiInternals } from "./tui-internals.ts";
 import { runThemeCommand } from "./theme-command.ts";
 import { toggleVim } from "./vim-mode.ts";
@@ -49,6 +50,8 @@ export async function runSlashCommand(app: TuiInternals, name: string, args: str
       if (!app.opts.onSlashCommand) return notice(statsText(app.state));
       break;
   }
+  const flow = await app.opts.onPickerCommand?.(name, args).catch(() => undefined);
+  if (flow) return openPickerFlow(app, flow);
   if (!app.opts.onSlashCommand) return notice(t("tui.unknownCommand", { name }), "warn");
   try {
     const out = await app.opts.onSlashCommand(name, args);

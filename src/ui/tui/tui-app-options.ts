@@ -39,6 +39,8 @@ export interface TuiAppOptions {
   checkpoints?: CheckpointSource;
   /** Choices for the /model and /provider pickers. */
   listModels?(): Promise<ModelChoice[]>;
+  /** Commands answered with a picker (e.g. `/memory` alone): undefined lets onSlashCommand answer instead. */
+  onPickerCommand?(cmd: string, args: string): Promise<PickerFlow | undefined>;
   /** Extra slash commands to complete (handled by onSlashCommand). */
   extraCommands?: SlashCommand[];
   /**
@@ -60,4 +62,11 @@ export interface TuiAppOptions {
   vim?: boolean;
   /** The palette (settings `ui.theme`); run-tui detects the background for `auto`. */
   theme?: "light" | "dark" | "auto";
+}
+
+/** A picker a command opens; picking an item leads to another picker, a notice, or text put in the prompt. */
+export interface PickerFlow {
+  title: string;
+  items: Array<{ name: string; value: string }>;
+  pick(value: string): Promise<PickerFlow | { notice: string } | { prompt: string } | undefined>;
 }
