@@ -271,7 +271,12 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   const resume = resolveResume(cfg, cmd);
   const wired = wireSession({ cfg, resolved, permissionMode: cmd.flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}), mcp: mcpFlags(cmd.flags) });
   const session = wired.session;
-  if (wired.memory) startMemoryWorker(wired.memory, cfg, session, (u, model, providerId) => wired.usage.record("memory", providerId, model, u), (m) => logger.info(m));
+  // After the first frame, like the extensions: the worker's listener joins the session behind the UI's (joining
+  // before it, a custom command's completion typed right after a turn did not show). A session that ends sooner
+  // starts it at exit, so what it said is still extracted.
+  const startWorker = () => wired.memory && !wired.memory.workerStarted && startMemoryWorker(wired.memory, cfg, session, (u, model, providerId) => wired.usage.record("memory", providerId, model, u), (m) => logger.info(m));
+  if (cmd.noTui || !process.stdout.isTTY) startWorker();
+  else void afterFirstFrame().then(startWorker);
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
   const daily = createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot });
   // Bell / OSC when a long turn ends or an approval waits (settings `notify`); only to a terminal.
@@ -301,6 +306,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
     return await runInteractive(cfg, cmd, logger, resolved, session, wired.usage, { replay, checkpoints: wired.checkpoints, sandbox: wired.sandbox, daily, ...(slash ? { slash } : {}), ...(wired.ext ? { ext: wired.ext } : {}), skills: wired.skills, extStart, ...(wired.mcp && mcpSlash ? { mcp: { manager: wired.mcp, slash: mcpSlash } } : {}), mcpWarnings: wired.mcpWarnings, ...(wired.memory ? { memory: wired.memory } : {}) });
   } finally {
     await wired.ext?.runtime.end("prompt_input_exit");
+    startWorker();
     await wired.memory?.flush();
     await wired.mcp?.dispose();
     wired.dispose();

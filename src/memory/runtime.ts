@@ -103,7 +103,7 @@ export class MemoryRuntime {
 
   /** Starts the background extraction (propose / auto only). */
   startWorker(session: WorkerSession, model: ExtractionModel): void {
-    if (this.o.mode !== "propose" && this.o.mode !== "auto") return;
+    if (this.worker || (this.o.mode !== "propose" && this.o.mode !== "auto")) return;
     this.worker = new MemoryWorker({
       store: this.store,
       session,
@@ -122,6 +122,10 @@ export class MemoryRuntime {
       },
     });
     this.worker.start();
+  }
+
+  get workerStarted(): boolean {
+    return this.worker !== undefined;
   }
 
   /** At exit: the pending extraction, then the uses of what was recalled. */

@@ -115,6 +115,8 @@ export class MemoryWorker {
       if (e.type === "turn.completed") void this.o.session.idle().then(() => this.nudge());
     });
     this.arm();
+    // Started late (after the UI's first frame): turns that already ended count as well.
+    if (this.o.session.messages.length) void this.o.session.idle().then(() => this.nudge());
   }
 
   /** After an answer: extracts when enough is new and the cooldown has passed. */
