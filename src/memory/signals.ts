@@ -8,7 +8,7 @@
 import type { Message } from "../protocol/message.ts";
 
 const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|my|me|mine|we|we're|our|us|eu|meu|minha|nós|nosso|nossa|prefiro|gosto|uso|sempre|nunca)\b/i;
-const PREFERENCE = /\b(?:prefer\w*|like|likes|love|hate|dislike|use|using|always|never|usually|work(?:s|ing)? (?:on|at|with)|am|name|call me|don't|do not|dont|avoid|rather|favou?rite|style|convention|habit|prefiro|gosto|uso|sempre|nunca|chamo)\b/i;
+const PREFERENCE = /\b(?:prefer\w*|like|likes|love|hate|dislike|use|uses|used|using|want|wants|need|needs|always|never|usually|work(?:s|ing)? (?:on|at|with)|am|name|call me|don't|do not|dont|avoid|rather|favou?rite|style|convention|habit|prefiro|gosto|uso|sempre|nunca|chamo)\b/i;
 const SIGNAL = /\b(?:remember that|remember:|from now on|going forward|in the future|next time|keep in mind|note that|for future reference|actually,? (?:it|we|i|the)|no,? (?:use|it's|it is|we)|lembre(?:-se)? (?:de )?que|daqui pra frente|da próxima vez)\b/i;
 
 /** A question ("what is my name?", "how should I indent?") states nothing: only statements count. */

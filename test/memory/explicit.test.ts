@@ -29,5 +29,7 @@ describe("explicit requests", () => {
     expect(worthExtracting([{ role: "user", content: "What is my name? How should I indent?" }])).toBe(false);
     expect(worthExtracting([{ role: "user", content: "remember pineapple" }])).toBe(false);
     expect(worthExtracting([{ role: "user", content: "Fix the parser. I never use semicolons." }])).toBe(true);
+    expect(worthExtracting([{ role: "user", content: "Our team uses pnpm, not npm" }])).toBe(true);
+    expect(worthExtracting([{ role: "user", content: "I want short answers" }])).toBe(true);
   });
 });
