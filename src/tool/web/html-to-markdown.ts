@@ -91,6 +91,16 @@ function block(s: State): void {
   s.out.push(s.lists.length ? "\n" : `\n${prefix}`);
 }
 
+/** Emphasis and inline code: the same mark opens and closes them (inline code is plain text inside `<pre>`). */
+const INLINE_MARK = new Map([["code", "`"], ["strong", "**"], ["b", "**"], ["em", "_"], ["i", "_"]]);
+
+function inlineMark(s: State, tag: string): boolean {
+  const mark = INLINE_MARK.get(tag);
+  if (mark === undefined) return false;
+  if (tag !== "code" || !s.pre) s.out.push(mark);
+  return true;
+}
+
 function open(s: State, tag: string, attrs: string): void {
   const h = /^h([1-6])$/.exec(tag);
   if (h) {
@@ -98,6 +108,7 @@ function open(s: State, tag: string, attrs: string): void {
     s.out.push(`${"#".repeat(Number(h[1]))} `);
     return;
   }
+  if (inlineMark(s, tag)) return;
   switch (tag) {
     case "br":
       s.out.push(s.pre ? "\n" : "  \n");
@@ -111,17 +122,6 @@ function open(s: State, tag: string, attrs: string): void {
       block(s);
       s.out.push("```\n");
       s.pre++;
-      return;
-    case "code":
-      if (!s.pre) s.out.push("`");
-      return;
-    case "strong":
-    case "b":
-      s.out.push("**");
-      return;
-    case "em":
-    case "i":
-      s.out.push("_");
       return;
     case "blockquote":
       s.quote++;
@@ -168,22 +168,12 @@ function close(s: State, tag: string, baseUrl: string | undefined): void {
     block(s);
     return;
   }
+  if (inlineMark(s, tag)) return;
   switch (tag) {
     case "pre":
       if (s.pre) s.pre--;
       s.out.push("\n```");
       block(s);
-      return;
-    case "code":
-      if (!s.pre) s.out.push("`");
-      return;
-    case "strong":
-    case "b":
-      s.out.push("**");
-      return;
-    case "em":
-    case "i":
-      s.out.push("_");
       return;
     case "blockquote":
       if (s.quote) s.quote--;
