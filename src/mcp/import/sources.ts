@@ -98,18 +98,7 @@ function claudeLike(servers: unknown, vars: (s: string) => string): ImportCandid
     const type = typeof raw.type === "string" ? raw.type : undefined;
     const enabled = raw.disabled === true || raw.enabled === false ? { enabled: false } : {};
     if (typeof raw.command === "string" && (type === undefined || type === "stdio")) {
-      const args = strings(raw.args);
-      const env = stringMap(raw.env);
-      return {
-        name,
-        entry: {
-          command: vars(raw.command),
-          ...(args?.length ? { args: args.map(vars) } : {}),
-          ...(env && Object.keys(env).length ? { env: mapValues(env, vars) } : {}),
-          ...(typeof raw.cwd === "string" ? { cwd: vars(raw.cwd) } : {}),
-          ...enabled,
-        },
-      };
+      return { name, entry: { ...stdioEntry(raw, raw.command, vars), ...enabled } };
     }
     if (typeof raw.url === "string" && (type === undefined || type === "http" || type === "sse" || type === "streamable-http" || type === "streamableHttp")) {
       const headers = stringMap(raw.headers);
@@ -139,23 +128,10 @@ function codex(toml: Obj): ImportCandidate[] {
       ...(raw.enabled === false ? { enabled: false } : {}),
       ...seconds("timeoutMs", raw.startup_timeout_sec, raw.startup_timeout_ms),
       ...seconds("toolTimeoutMs", raw.tool_timeout_sec, undefined),
-      ...(strings(raw.enabled_tools)?.length ? { includeTools: strings(raw.enabled_tools) } : {}),
-      ...(strings(raw.disabled_tools)?.length ? { excludeTools: strings(raw.disabled_tools) } : {}),
+      ...nonEmptyList("includeTools", raw.enabled_tools),
+      ...nonEmptyList("excludeTools", raw.disabled_tools),
     };
-    if (typeof raw.command === "string") {
-      const args = strings(raw.args);
-      const env = stringMap(raw.env);
-      return {
-        name,
-        entry: {
-          command: raw.command,
-          ...(args?.length ? { args } : {}),
-          ...(env && Object.keys(env).length ? { env } : {}),
-          ...(typeof raw.cwd === "string" ? { cwd: raw.cwd } : {}),
-          ...common,
-        },
-      };
-    }
+    if (typeof raw.command === "string") return { name, entry: { ...stdioEntry(raw, raw.command, verbatim), ...common } };
     if (typeof raw.url === "string") {
       const headers = { ...(stringMap(raw.http_headers) ?? {}) };
       // env_http_headers: header name → the variable holding its value.
@@ -190,32 +166,15 @@ function gemini(servers: unknown): ImportCandidate[] {
     if (!isObj(raw)) return { name, unsupported: "the entry is not an object" };
     const common = {
       ...(typeof raw.timeout === "number" && raw.timeout > 0 ? { toolTimeoutMs: Math.round(raw.timeout) } : {}),
-      ...(strings(raw.includeTools)?.length ? { includeTools: strings(raw.includeTools) } : {}),
-      ...(strings(raw.excludeTools)?.length ? { excludeTools: strings(raw.excludeTools) } : {}),
+      ...nonEmptyList("includeTools", raw.includeTools),
+      ...nonEmptyList("excludeTools", raw.excludeTools),
     };
-    if (typeof raw.command === "string") {
-      const args = strings(raw.args);
-      const env = stringMap(raw.env);
-      return {
-        name,
-        entry: {
-          command: raw.command,
-          ...(args?.length ? { args } : {}),
-          ...(env && Object.keys(env).length ? { env: mapValues(env, vars) } : {}),
-          ...(typeof raw.cwd === "string" ? { cwd: raw.cwd } : {}),
-          ...common,
-        },
-      };
-    }
+    if (typeof raw.command === "string") return { name, entry: { ...stdioEntry(raw, raw.command, verbatim, vars), ...common } };
     const url = typeof raw.httpUrl === "string" ? raw.httpUrl : typeof raw.url === "string" ? raw.url : undefined;
     if (url) {
       const headers = stringMap(raw.headers);
       const o = isObj(raw.oauth) ? raw.oauth : {};
-      const oauth = {
-        ...(typeof o.clientId === "string" ? { clientId: o.clientId } : {}),
-        ...(typeof o.clientSecret === "string" ? { clientSecret: o.clientSecret } : {}),
-        ...(strings(o.scopes)?.length ? { scopes: strings(o.scopes) } : {}),
-      };
+      const oauth = { ...oauthClient(o), ...nonEmptyList("scopes", o.scopes) };
       return {
         name,
         entry: {
@@ -248,11 +207,7 @@ function opencode(servers: unknown): ImportCandidate[] {
     if (raw.type === "remote" && typeof raw.url === "string") {
       const headers = stringMap(raw.headers);
       const o = isObj(raw.oauth) ? raw.oauth : {};
-      const oauth = {
-        ...(typeof o.clientId === "string" ? { clientId: o.clientId } : {}),
-        ...(typeof o.clientSecret === "string" ? { clientSecret: o.clientSecret } : {}),
-        ...(typeof o.scope === "string" && o.scope.trim() ? { scopes: o.scope.trim().split(/\s+/) } : {}),
-      };
+      const oauth = { ...oauthClient(o), ...(typeof o.scope === "string" && o.scope.trim() ? { scopes: o.scope.trim().split(/\s+/) } : {}) };
       return {
         name,
         entry: { type: "http", url: vars(raw.url), ...(headers && Object.keys(headers).length ? { headers: mapValues(headers, vars) } : {}), ...(Object.keys(oauth).length ? { oauth } : {}), ...common },
@@ -260,6 +215,32 @@ function opencode(servers: unknown): ImportCandidate[] {
     }
     return { name, unsupported: `type ${JSON.stringify(raw.type)} is not supported` };
   });
+}
+
+const verbatim = (s: string): string => s;
+
+/** `command`, `args`, `env`, `cwd` of a stdio entry (empty ones left out); `vars` rewrites the tool's variable syntax. */
+function stdioEntry(raw: Obj, command: string, vars: (s: string) => string, envVars = vars): Obj {
+  const args = strings(raw.args);
+  const env = stringMap(raw.env);
+  return {
+    command: vars(command),
+    ...(args?.length ? { args: args.map(vars) } : {}),
+    ...(env && Object.keys(env).length ? { env: mapValues(env, envVars) } : {}),
+    ...(typeof raw.cwd === "string" ? { cwd: vars(raw.cwd) } : {}),
+  };
+}
+
+function nonEmptyList(key: string, v: unknown): Obj {
+  const list = strings(v);
+  return list?.length ? { [key]: list } : {};
+}
+
+function oauthClient(o: Obj): Obj {
+  return {
+    ...(typeof o.clientId === "string" ? { clientId: o.clientId } : {}),
+    ...(typeof o.clientSecret === "string" ? { clientSecret: o.clientSecret } : {}),
+  };
 }
 
 function mapValues(m: Record<string, string>, f: (s: string) => string): Record<string, string> {
