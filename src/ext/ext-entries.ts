@@ -5,7 +5,7 @@
  */
 import { t } from "../i18n/i18n.ts";
 import { parseFrontMatter, type FrontMatterProblem } from "./front-matter.ts";
-import { readExtFile, MAX_EXT_FILE_BYTES, type ExtScope } from "./ext-files.ts";
+import { isExtName, readExtFile, MAX_EXT_FILE_BYTES, type ExtScope } from "./ext-files.ts";
 
 export interface Candidate {
   file: string;
@@ -75,4 +75,16 @@ export function stringField(data: Record<string, unknown>, key: string): string 
   if (typeof v === "string") return v.trim();
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   return { problem: t("ext.problem.notText", { field: key }) };
+}
+
+/** What a described kind (skill, agent) needs first: front matter, a valid name (the field, else the fallback), a description. */
+export function nameAndDescription(c: Candidate, data: Record<string, unknown>, hasFrontMatter: boolean): { name: string; description: string } | { problem: string } {
+  if (!hasFrontMatter) return { problem: t("ext.problem.noFrontMatter") };
+  const name = stringField(data, "name") ?? c.fallbackName;
+  if (typeof name !== "string") return name;
+  if (!isExtName(name)) return { problem: t("ext.problem.badName", { name }) };
+  const description = stringField(data, "description");
+  if (typeof description === "object") return description;
+  if (!description) return { problem: t("ext.problem.noDescription") };
+  return { name, description };
 }

@@ -13,8 +13,8 @@ import { basename, join } from "node:path";
 import { permissionModeSchema, type PermissionMode } from "../../protocol/events.ts";
 import { t } from "../../i18n/i18n.ts";
 import { nameList } from "../front-matter.ts";
-import { discoverEntries, stringField, type Candidate, type Discovered } from "../ext-entries.ts";
-import { extDirs, isExtName, listDir, type ExtRoots, type ExtScope } from "../ext-files.ts";
+import { discoverEntries, nameAndDescription, stringField, type Candidate, type Discovered } from "../ext-entries.ts";
+import { extDirs, listDir, type ExtRoots, type ExtScope } from "../ext-files.ts";
 import { BUILTIN_AGENTS } from "./builtin-agents.ts";
 
 export interface AgentDefinition {
@@ -68,13 +68,9 @@ export async function loadAgentDefinitions(projectRoot: string, home: string, o:
 const CLAUDE_MODES: Record<string, PermissionMode> = { acceptEdits: "accept-edits", bypassPermissions: "bypass", plan: "plan", default: "default" };
 
 export function validateAgent(c: Candidate, data: Record<string, unknown>, body: string, hasFrontMatter: boolean): AgentDefinition | { problem: string } {
-  if (!hasFrontMatter) return { problem: t("ext.problem.noFrontMatter") };
-  const name = stringField(data, "name") ?? c.fallbackName;
-  if (typeof name !== "string") return name;
-  if (!isExtName(name)) return { problem: t("ext.problem.badName", { name }) };
-  const description = stringField(data, "description");
-  if (typeof description === "object") return description;
-  if (!description) return { problem: t("ext.problem.noDescription") };
+  const head = nameAndDescription(c, data, hasFrontMatter);
+  if ("problem" in head) return head;
+  const { name, description } = head;
   const model = stringField(data, "model");
   if (typeof model === "object") return model;
   const modeRaw = stringField(data, "permissionMode");

@@ -15,6 +15,7 @@ import { matcherMatches } from "./hook-matcher.ts";
 import { combine, interpretRun, interpretValue, type CombinedOutcome, type HookOutcome } from "./hook-outcome.ts";
 import { runCommandHook } from "./run-command-hook.ts";
 import { runHttpHook } from "./run-http-hook.ts";
+import { withTimeout } from "../../util/with-timeout.ts";
 
 export const DEFAULT_TIMEOUT_SEC = 60;
 
@@ -82,27 +83,11 @@ export class HookDispatcher {
     }
     const started = Date.now();
     try {
-      const value = await withTimeout(spec.run(input), timeoutSec * 1000);
+      const value = await withTimeout(spec.run(input), timeoutSec * 1000, `timed out after ${timeoutSec}s`);
       return interpretValue(h, value, Date.now() - started);
     } catch (err) {
       const failure = (err as Error)?.message ?? String(err);
       return { hook: h, status: "failed", failure, durationMs: Date.now() - started, ...(spec.failClosed ? { decision: "deny" as const, reason: `plugin ${spec.plugin} failed: ${failure}` } : {}) };
     }
   }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000}s`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
 }

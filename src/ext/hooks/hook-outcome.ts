@@ -19,6 +19,7 @@ import { z } from "zod";
 import { msg, render, type Localized } from "../../i18n/i18n.ts";
 import type { ConfiguredHook } from "./hook-config.ts";
 import type { HookEvent } from "./hook-events.ts";
+import type { ProcessRun } from "./run-command-hook.ts";
 
 export type HookDecision = "allow" | "deny" | "ask";
 
@@ -44,13 +45,7 @@ export function failureForPeople(o: HookOutcome): string {
   return o.failureText ? render(o.failureText) : (o.failure ?? "");
 }
 
-export interface RawRun {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  startError?: string;
-  durationMs: number;
+export interface RawRun extends ProcessRun {
   timeoutSec: number;
 }
 

@@ -7,12 +7,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { Config } from "../../config/load-config.ts";
-import type { AgentEvent } from "../../protocol/events.ts";
-import type { ApprovalRequest } from "../../agent/tool-host.ts";
-import type { ApprovalAnswer } from "../../agent/run-deps.ts";
 import { builtinTools } from "../../tool/registry.ts";
 import { parseHooksBlock, type ConfiguredHook } from "./hook-config.ts";
-import { HooksRuntime } from "./hooks-runtime.ts";
+import { HooksRuntime, type HooksRuntimeOptions } from "./hooks-runtime.ts";
 import type { ProjectExtensions } from "./project-trust.ts";
 import { PluginHost, pluginDirs } from "../plugins/plugin-host.ts";
 import { pluginFilesForTrust } from "../plugins/discover-plugins.ts";
@@ -22,16 +19,9 @@ export interface Extensions {
   plugins: PluginHost;
 }
 
-export interface ExtensionOptions {
+/** The session's side of the hooks runtime, passed through as is. */
+export interface ExtensionOptions extends Pick<HooksRuntimeOptions, "sessionId" | "interactive" | "publish" | "mode" | "model" | "transcriptPath" | "ask" | "log"> {
   cfg: Config;
-  sessionId: string;
-  interactive: boolean;
-  publish(e: AgentEvent): void;
-  mode(): string;
-  model(): string;
-  transcriptPath(): string;
-  ask?: (req: ApprovalRequest) => Promise<ApprovalAnswer>;
-  log(line: string): void;
 }
 
 export interface SettingsHooks {

@@ -9,8 +9,8 @@
 import { join } from "node:path";
 import { t } from "../../i18n/i18n.ts";
 import { nameList } from "../front-matter.ts";
-import { discoverEntries, stringField, type Candidate, type Discovered } from "../ext-entries.ts";
-import { extDirs, isExtName, listDir, type ExtRoots, type ExtScope } from "../ext-files.ts";
+import { discoverEntries, nameAndDescription, type Candidate, type Discovered } from "../ext-entries.ts";
+import { extDirs, listDir, type ExtRoots, type ExtScope } from "../ext-files.ts";
 
 export interface Skill {
   name: string;
@@ -45,13 +45,9 @@ export async function loadSkills(roots: ExtRoots): Promise<Discovered<Skill>> {
 }
 
 function validateSkill(c: Candidate, data: Record<string, unknown>, body: string, hasFrontMatter: boolean): Skill | { problem: string } {
-  if (!hasFrontMatter) return { problem: t("ext.problem.noFrontMatter") };
-  const name = stringField(data, "name") ?? c.fallbackName;
-  if (typeof name !== "string") return name;
-  if (!isExtName(name)) return { problem: t("ext.problem.badName", { name }) };
-  const description = stringField(data, "description");
-  if (typeof description === "object") return description;
-  if (!description) return { problem: t("ext.problem.noDescription") };
+  const head = nameAndDescription(c, data, hasFrontMatter);
+  if ("problem" in head) return head;
+  const { name, description } = head;
   if (description.length > MAX_SKILL_DESCRIPTION) return { problem: t("ext.problem.longDescription", { max: MAX_SKILL_DESCRIPTION }) };
   const disable = data["disable-model-invocation"];
   if (disable !== undefined && disable !== null && typeof disable !== "boolean") return { problem: t("ext.problem.notBoolean", { field: "disable-model-invocation" }) };

@@ -14,6 +14,7 @@ import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resou
 import { isStdioServer, MCP_START_TIMEOUT_MS, MCP_TOOL_TIMEOUT_MS, type McpServerConfig, type McpServerScope } from "../server-config.ts";
 import { connectServer, errorText, NeedsLoginError, type OpenConnection } from "./connect.ts";
 import { globMatch } from "./glob.ts";
+import { withTimeout } from "../../util/with-timeout.ts";
 
 export type McpServerState = "starting" | "connected" | "failed" | "needs-login" | "disabled" | "unapproved" | "stopped";
 
@@ -297,20 +298,4 @@ async function listAllTools(client: Client): Promise<Tool[]> {
     if (!cursor) break;
   }
   return out;
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(message)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }
