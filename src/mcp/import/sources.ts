@@ -253,9 +253,9 @@ export function parseJsonc(text: string): Obj {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
+      const end = stringEnd(text, i);
+      out += text.slice(i, end + 1);
+      i = end;
     } else if (c === "/" && text[i + 1] === "/") {
       while (i < text.length && text[i] !== "\n") i++;
       out += "\n";
@@ -271,15 +271,22 @@ export function parseJsonc(text: string): Obj {
   return json;
 }
 
+/** The index of the quote that closes the JSON string opening at `start` (past the end when it never closes). */
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  for (; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+  return i;
+}
+
 /** Drops a comma that only whitespace separates from the `}` or `]` after it (outside strings). */
 function withoutTrailingCommas(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
+      const end = stringEnd(text, i);
+      out += text.slice(i, end + 1);
+      i = end;
     } else if (c === ",") {
       let j = i + 1;
       while (j < text.length && /\s/.test(text[j]!)) j++;
