@@ -21,7 +21,8 @@ export interface ExtCatalogue {
 
 /**
  * Slash commands chatcli itself answers (the TUI's, the CLI's and this feature's): a custom command or a skill of
- * the same name is not offered as `/name` (reported).
+ * the same name is not offered as `/name` (reported). Kept by hand (ext/ cannot import the UI): a new built-in command
+ * that is missing here fails test/ext/reserved-commands.test.ts.
  */
 export const RESERVED_COMMANDS: readonly string[] = ["help", "model", "provider", "clear", "compact", "rewind", "session", "stats", "status", "ui", "exit", "quit", "context", "agent", "agents", "skills", "plugins", "hooks", "diff", "undo", "init", "todo", "theme", "vim", "mcp", "memory"];
 
