@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { killProcessGroup } from "../../util/kill-group.ts";
 
 export interface ProcessRun {
   exitCode: number | null;
@@ -34,13 +35,7 @@ export function runCommandHook(o: { command: string; input: string; cwd: string;
     let stderr = "";
     let timedOut = false;
     let done = false;
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
+    const killGroup = () => killProcessGroup(child);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();

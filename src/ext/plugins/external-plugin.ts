@@ -15,6 +15,7 @@ import { execTool } from "../../tool/builtin/exec.ts";
 import { shellQuoteWord } from "../../tool/builtin/argv-command.ts";
 import { READ_ONLY_COMMANDS } from "../../tool/permission/read-only-commands.ts";
 import { basename, delimiter, dirname } from "node:path";
+import { killProcessGroup } from "../../util/kill-group.ts";
 
 const SHELL_WORDS = new Set(
   "alias bg bind break builtin case cd command compgen complete continue declare dirs disown echo enable eval exec exit export false fc fg for function getopts hash help history if jobs kill let local logout popd printf pushd pwd read readonly return select set shift shopt source suspend test time times trap true type typeset ulimit umask unalias unset until wait while".split(" "),
@@ -82,11 +83,7 @@ function runFor(file: string, args: string[], env: Record<string, string | undef
     let out = "";
     let err = "";
     const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
+      killProcessGroup(child);
       reject(new Error(`--metadata did not answer within ${timeoutMs / 1000}s`));
     }, timeoutMs);
     child.stdout?.on("data", (d: Buffer) => (out += d.toString("utf8")));
