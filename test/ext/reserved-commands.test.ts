@@ -12,6 +12,7 @@ import { BUILTIN_COMMANDS } from "../../src/ui/tui/completion.ts";
 import { SLASH_COMMANDS } from "../../src/cli/slash-commands.ts";
 import { DAILY_COMMANDS, plainHelpText } from "../../src/cli/daily-commands.ts";
 import { extSlashList } from "../../src/ext/plugins/plugins-slash.ts";
+import { MEMORY_SLASH_COMMAND } from "../../src/cli/commands/memory.ts";
 
 const SRC = join(import.meta.dir, "..", "..", "src");
 
@@ -24,7 +25,7 @@ function sourceFiles(dir: string): string[] {
 
 /** Files that route slash commands: a SlashHandler, the TUI's and plain mode's own dispatch, main.ts's chain. */
 function dispatchFiles(): string[] {
-  return sourceFiles(SRC).filter((f) => /SlashHandler\b|onSlashCommand|function runSlashCommand|function extSlash\w*\(/.test(readFileSync(f, "utf8")));
+  return sourceFiles(SRC).filter((f) => /SlashHandler\b|onSlashCommand|function runSlashCommand|function extSlash\w*\(|_SLASH_COMMANDS?\b/.test(readFileSync(f, "utf8")));
 }
 
 function namesInDispatchCode(): Map<string, string> {
@@ -42,7 +43,7 @@ function namesInDispatchCode(): Map<string, string> {
 
 describe("RESERVED_COMMANDS", () => {
   test("holds every built-in command of the completion list and the slash handlers", () => {
-    const lists = [...BUILTIN_COMMANDS, ...SLASH_COMMANDS, ...DAILY_COMMANDS, ...extSlashList(undefined)].map((c) => c.name);
+    const lists = [...BUILTIN_COMMANDS, ...SLASH_COMMANDS, ...DAILY_COMMANDS, ...extSlashList(undefined), MEMORY_SLASH_COMMAND].map((c) => c.name);
     const plainHelp = [...plainHelpText([]).matchAll(/^\/(\S+)/gm)].map((m) => m[1]!);
     expect(lists.length).toBeGreaterThan(15);
     expect(plainHelp).toContain("exit");
