@@ -205,7 +205,8 @@ async function executeBatch(deps: RunDeps, calls: ToolCallRequest[], batchId: st
     if (signal.aborted && !res.isError) res = withModelNote(res, INTERRUPTED_RESULT, "after");
     if (signal.aborted && res.isError && res.errorCode === "Canceled") res = withModelNote(res, INTERRUPTED_RESULT, "before");
     const durationMs = deps.now() - started;
-    results.push(toolResultMessage(call.id, call.name, res.text, res.isError, res.errorCode));
+    const resultMessage = toolResultMessage(call.id, call.name, res.text, res.isError, res.errorCode);
+    results.push(res.images?.length ? { ...resultMessage, images: res.images } : resultMessage);
     deps.emit({
       type: "tool.completed",
       callId: call.id,

@@ -282,6 +282,7 @@ async function runTool(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext,
   const r: ToolRunResult = { text: out.text, isError: out.isError === true };
   if (out.errorCode) r.errorCode = out.errorCode;
   if (out.details) r.details = out.details;
+  if (out.images?.length) r.images = out.images;
   return r;
 }
 

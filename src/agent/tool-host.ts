@@ -3,6 +3,7 @@
  * and a human title. `createToolHost` (tool-host-impl.ts) builds it from the builtin tools and the policy.
  */
 import type { ToolSpec } from "../protocol/llm.ts";
+import type { ImagePart } from "../protocol/message.ts";
 
 export interface ToolCallRequest {
   id: string;
@@ -22,6 +23,8 @@ export interface ToolRunResult {
   isError: boolean;
   errorCode?: string;
   details?: Record<string, unknown>;
+  /** Images for a vision model (ToolOutput.images). */
+  images?: ImagePart[];
 }
 
 /** What a tool call asks a person (the `approval.requested` event carries the same fields). */

@@ -55,6 +55,9 @@ export const toolMessageSchema = z.object({
   toolCallId: z.string(),
   name: z.string(),
   content: z.string(),
+  /** Images the tool returned (an MCP tool's image blocks). Sent only to a vision model; `content` describes them
+   * (`[image: image/png, 12.3 KB]`) so a text-only model — or a wire without room for them — still reads something. */
+  images: z.array(imagePartSchema).optional(),
   isError: z.boolean().optional(),
   errorCode: z.string().optional(),
   meta: messageMetaSchema.optional(),

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import type { ToolSpec } from "../protocol/llm.ts";
+import type { ImagePart } from "../protocol/message.ts";
 import { safeHead, safeTail } from "../util/text.ts";
 import type { PathPolicy } from "./workspace.ts";
 import type { ExecSandbox } from "../sandbox/types.ts";
@@ -42,6 +43,9 @@ export interface ToolOutput {
   errorCode?: string;
   /** Structured data for the UI (path, diff, exitCode, lines, …). Never re-parse `text` for these. */
   details?: Record<string, unknown>;
+  /** Images for a vision model, capped like user images (agent/images). `text` must describe them: a model without
+   * vision gets the text alone. */
+  images?: ImagePart[];
 }
 
 type AnyObjectSchema = z.ZodObject<z.ZodRawShape>;

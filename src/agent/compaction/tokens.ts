@@ -50,7 +50,7 @@ export function estimateMessageTokens(m: Message): number {
   } else if (m.role === "user") {
     n += (m.images?.length ?? 0) * IMAGE_TOKENS;
   } else if (m.role === "tool") {
-    n += estimateTextTokens(m.name);
+    n += estimateTextTokens(m.name) + (m.images?.length ?? 0) * IMAGE_TOKENS;
   }
   cache.set(m, n);
   return n;

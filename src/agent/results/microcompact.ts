@@ -84,7 +84,7 @@ export function applyMicrocompact(history: Message[], cfg: MicrocompactConfig, m
     const band = age >= cfg.summarizeTurns ? "summarized" : "truncated";
     const done = m.meta?.compacted;
     if (done === "summarized" || done === band) continue;
-    if ((m.meta?.originalChars ?? m.content.length) <= cfg.minContentChars) continue;
+    if ((m.meta?.originalChars ?? m.content.length) <= cfg.minContentChars && !imagesOf(m)) continue;
     const known = memo?.get(m);
     if (known?.band === band) {
       out ??= history.slice();
@@ -134,6 +134,17 @@ function summarize<M extends ToolOutputMessage>(m: M): M {
   const meta = originalMeta(m, "summarized");
   const kind = detectContentType(m.content);
   const where = meta.savedPath ? ` — full output saved to ${meta.savedPath}` : "";
-  const content = `[Old tool result cleared — ${meta.originalLines} lines, ${formatChars(meta.originalChars ?? 0)} chars, ${kind}${where}]`;
+  const count = imagesOf(m);
+  const pictures = count ? `, ${count} image(s)` : "";
+  const content = `[Old tool result cleared — ${meta.originalLines} lines, ${formatChars(meta.originalChars ?? 0)} chars, ${kind}${pictures}${where}]`;
+  // Its images go with its text: they are the costliest part of an old result.
+  if (m.images) {
+    const { images: _dropped, ...rest } = m;
+    return { ...rest, content, meta } as M;
+  }
   return { ...m, content, meta };
+}
+
+function imagesOf(m: ToolOutputMessage): number {
+  return m.images?.length ?? 0;
 }

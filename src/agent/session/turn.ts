@@ -142,6 +142,10 @@ async function buildRequest(h: TurnHost, task: string, signal: AbortSignal): Pro
 /** Images kept in the history from a vision model are not sent to one without vision (its server would refuse them). */
 function withoutImages(messages: readonly Message[]): Message[] {
   return messages.map((m) => {
+    if (m.role === "tool" && m.images) {
+      const { images: _dropped, ...text } = m; // a tool's text describes its images (ToolOutput.images)
+      return text;
+    }
     if (m.role !== "user" || !m.images?.length) return m;
     const { images, ...rest } = m;
     return { ...rest, content: `${m.content}\n\n[${images.length} image(s) not shown: this model cannot see images.]` };
@@ -176,7 +180,8 @@ function appendToolResults(h: TurnHost, results: Message[]): void {
   const formatted = h.opts.textProtocol
     ? h.opts.textProtocol.formatResults(results.map((r) => ({ name: r.role === "tool" ? r.name : "tool", content: r.content, isError: r.role === "tool" && r.isError === true })))
     : results.map((r) => r.content).join("\n\n");
-  h.history.append({ role: "user", content: formatted, meta: { kind: "tool_feedback" } });
+  const images = results.flatMap((r) => (r.role === "tool" ? (r.images ?? []) : []));
+  h.history.append({ role: "user", content: formatted, ...(images.length ? { images } : {}), meta: { kind: "tool_feedback" } });
 }
 
 function batchCompleted(h: TurnHost, batchId: string, calls: ToolCallRequest[], results: Message[]): void {

@@ -265,7 +265,11 @@ export function toAnthropicMessages(messages: Message[]): Array<{ role: "user" |
         ]);
         break;
       case "tool": {
-        const block: Block = { type: "tool_result", tool_use_id: m.toolCallId, content: toolResultText(m) };
+        // A tool's images travel inside its tool_result, after its text.
+        const content = m.images?.length
+          ? [{ type: "text", text: toolResultText(m) }, ...m.images.map((i) => ({ type: "image", source: { type: "base64", media_type: i.mediaType, data: i.base64 } }))]
+          : toolResultText(m);
+        const block: Block = { type: "tool_result", tool_use_id: m.toolCallId, content };
         if (m.isError) block.is_error = true;
         push("user", [block]);
         break;

@@ -252,7 +252,10 @@ export function toGeminiContents(messages: Message[]): Content[] {
         ]);
         break;
       case "tool":
-        push("user", [{ functionResponse: { name: m.name, response: m.isError ? { error: toolResultText(m) } : { output: m.content } } }]);
+        push("user", [
+          { functionResponse: { name: m.name, response: m.isError ? { error: toolResultText(m) } : { output: m.content } } },
+          ...(m.images ?? []).map((i) => ({ inlineData: { mimeType: i.mediaType, data: i.base64 } })),
+        ]);
         break;
     }
   }

@@ -280,8 +280,11 @@ function toOllamaMessage(m: Message): OllamaMessage {
       }
       return msg;
     }
-    case "tool":
-      return { role: "tool", content: m.isError ? `[ERROR${m.errorCode ? `:${m.errorCode}` : ""}] ${m.content}` : m.content, tool_name: m.name };
+    case "tool": {
+      const msg: OllamaMessage = { role: "tool", content: m.isError ? `[ERROR${m.errorCode ? `:${m.errorCode}` : ""}] ${m.content}` : m.content, tool_name: m.name };
+      if (m.images?.length) msg.images = m.images.map((i) => i.base64);
+      return msg;
+    }
   }
 }
 

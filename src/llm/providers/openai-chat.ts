@@ -239,8 +239,29 @@ export function toOpenAiMessages(request: LlmRequest): Array<Record<string, unkn
   if (system) out.push({ role: "system", content: system });
   // Strict chat templates accept a system message only first: a later one (an imported note, a summary) is
   // sent as user text, as the Anthropic and Gemini wires do.
-  for (const m of wireMessages(request)) out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOpenAiMessage(m));
+  const messages = wireMessages(request);
+  for (const [i, m] of messages.entries()) {
+    out.push(m.role === "system" && out.length > 0 ? { role: "user", content: m.content } : toOpenAiMessage(m));
+    const pictures = m.role === "tool" && messages[i + 1]?.role !== "tool" ? toolImagesMessage(messages, i) : undefined;
+    if (pictures) out.push(pictures);
+  }
   return out;
+}
+
+/**
+ * Chat-completions tool messages are text only: the images of a run of tool results (the answers to one assistant
+ * message) follow the run as one user message, after the last tool message so the call ids stay paired.
+ */
+function toolImagesMessage(messages: readonly Message[], last: number): Record<string, unknown> | undefined {
+  let first = last;
+  while (first > 0 && messages[first - 1]!.role === "tool") first--;
+  const parts: Array<Record<string, unknown>> = [];
+  for (const m of messages.slice(first, last + 1)) {
+    if (m.role !== "tool" || !m.images?.length) continue;
+    parts.push({ type: "text", text: `Image(s) returned by the ${m.name} tool call (${m.toolCallId}):` });
+    for (const i of m.images) parts.push({ type: "image_url", image_url: { url: `data:${i.mediaType};base64,${i.base64}` } });
+  }
+  return parts.length ? { role: "user", content: parts } : undefined;
 }
 
 function toOpenAiMessage(m: Message): Record<string, unknown> {

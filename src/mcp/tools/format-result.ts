@@ -2,12 +2,14 @@
  * An MCP `tools/call` result → the text the model reads (English, not translated) and details for the UI.
  * Text blocks as they are; images and audio described (`[image: image/png, 12.3 KB]`: chatcli's tool results are
  * text); embedded resources with their uri and text (a binary one described); resource links named;
- * `structuredContent` as JSON when there is no content. `isError` is kept.
+ * `structuredContent` as JSON when there is no content. `isError` is kept. The image blocks' data is also returned
+ * (`images`, as sent by the server) for a vision model: mcp-tool.ts caps them; the description stays in the text.
  */
 export interface FormattedResult {
   text: string;
   isError: boolean;
   details: Record<string, unknown>;
+  images: Array<{ mediaType: string; base64: string }>;
 }
 
 interface Block {
@@ -23,17 +25,18 @@ interface Block {
 export function formatCallResult(result: { content?: unknown; structuredContent?: unknown; isError?: unknown; toolResult?: unknown }): FormattedResult {
   const blocks = Array.isArray(result.content) ? (result.content as Block[]) : [];
   const parts: string[] = [];
-  let images = 0;
+  const raw: FormattedResult["images"] = [];
   for (const b of blocks) {
     const part = formatBlock(b);
-    if (b.type === "image") images++;
+    if (b.type === "image" && typeof b.data === "string") raw.push({ mediaType: str(b.mimeType, "application/octet-stream"), base64: b.data.replace(/\s/g, "") });
     if (part) parts.push(part);
   }
+  const images = blocks.filter((b) => b.type === "image").length;
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
   if (parts.length === 0 && result.toolResult !== undefined) parts.push(typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult));
   const isError = result.isError === true;
   const text = parts.join("\n") || (isError ? "The tool reported an error without a message." : "(no output)");
-  return { text, isError, details: { mcpBlocks: blocks.length, ...(images ? { images } : {}) } };
+  return { text, isError, details: { mcpBlocks: blocks.length, ...(images ? { images } : {}) }, images: raw };
 }
 
 export function formatBlock(b: Block): string {

@@ -8,6 +8,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { capText, DEFAULT_MAX_RESULT_CHARS, errorOutput, type ToolDefinition, type ToolOutput } from "../../tool/tool.ts";
 import { safeHead } from "../../util/text.ts";
 import { formatCallResult } from "./format-result.ts";
+import { capResultImages } from "./result-images.ts";
 import { restoreJsonStringArgs } from "../schema-normalize.ts";
 import { NETWORK_ERROR } from "../runtime/server-connection.ts";
 
@@ -75,7 +76,13 @@ export function createMcpTool(o: McpToolOptions): ToolDefinition {
       let out: ToolOutput;
       try {
         const f = formatCallResult(await o.call(o.tool.name, p.args, ctx.signal));
-        out = { text: f.text, ...(f.isError ? { isError: true, errorCode: "mcp_tool_error" } : {}), details: { ...f.details, server: o.server, tool: o.tool.name } };
+        const images = f.images.length ? await capResultImages(f.images) : [];
+        out = {
+          text: f.text,
+          ...(f.isError ? { isError: true, errorCode: "mcp_tool_error" } : {}),
+          details: { ...f.details, server: o.server, tool: o.tool.name },
+          ...(images.length ? { images } : {}),
+        };
       } catch (err) {
         out = callFailure(err, ctx.signal, o.server);
       }
