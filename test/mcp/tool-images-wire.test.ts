@@ -154,3 +154,22 @@ test("Ollama: `images` on the tool message for a vision model; none for a text-o
     else expect(tool.images).toBeUndefined();
   }
 }, 60_000);
+
+test("text protocol (no native tools): a vision model gets the images on the tool feedback message", async () => {
+  const p = project();
+  const fake = startFakeOllama({ models: [{ name: "seer:3b", contextLength: 8192, capabilities: ["completion", "vision"] }] });
+  cleanups.push(() => fake.stop());
+  fake.enqueue(
+    { text: `<tool_call name="mcp_search" args='{"query":"image"}' />` },
+    { text: `<tool_call name="mcp__t__image" args='{"width":6,"height":4}' />` },
+    { text: "Seen." },
+  );
+  const env = { OLLAMA_HOST: fake.url };
+  const info = await createProvider("OLLAMA", { ...p.env, ...env }).modelInfo("seer:3b");
+  const r = await runPrompt(p, "OLLAMA", env, "seer:3b", info!);
+  expect(r.errors).toEqual([]);
+  const feedback = (fake.chatRequests()[2]!.messages as Array<{ role: string; content: string; images?: string[] }>).findLast((m) => m.role === "user")!;
+  expect(feedback.content).toContain("here is the image");
+  expect(feedback.images).toHaveLength(1);
+  expect(await dims(feedback.images![0]!)).toEqual({ width: 6, height: 4, format: "png" });
+}, 30_000);

@@ -55,4 +55,9 @@ test("a text-only model gets the [image: mime, size] text and no image", async (
   const tool = lastTool(fake.chatRequests().slice(before)[1]);
   expect(tool?.content).toMatch(/\[image: image\/png, \d+ B\]/);
   expect(tool?.images).toBeUndefined();
+  // Nor does its session file hold one: only the vision session's file has images.
+  const sessions = join(b.env.CHATCLI_HOME!, "sessions");
+  const files = readdirSync(sessions).filter((f) => f.endsWith(".jsonl"));
+  expect(files.length).toBe(2);
+  expect(files.filter((f) => readFileSync(join(sessions, f), "utf8").includes('"images":[')).length).toBe(1);
 }, 60_000);

@@ -170,7 +170,9 @@ async function recoverOverflow(h: TurnHost, attempt: number): Promise<boolean> {
   return true;
 }
 
-function appendToolResults(h: TurnHost, results: Message[]): void {
+function appendToolResults(h: TurnHost, given: Message[]): void {
+  // A tool's images are kept only for a model with vision; for one without, its text (which describes them) is all.
+  const results = h.binding.images === false ? withoutImages(given) : given;
   const last = h.history.messages.findLast((m) => m.role === "assistant");
   const native = last?.role === "assistant" && (last.toolCalls?.length ?? 0) > 0;
   if (native) {
