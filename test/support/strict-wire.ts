@@ -49,7 +49,10 @@ function anthropicError(messages: Json[]): string | undefined {
   let open = new Set<string>();
   for (const [i, m] of messages.entries()) {
     const blocks = Array.isArray(m.content) ? (m.content as Json[]) : [];
-    for (const b of blocks.filter((x) => x.type === "image")) {
+    // Images also travel inside a tool_result's content (tool results with images).
+    const nested = blocks.flatMap((x) => (x.type === "tool_result" && Array.isArray(x.content) ? (x.content as Json[]) : []));
+    for (const b of nested.filter((x) => x.type !== "text" && x.type !== "image")) return `messages.${i}.content: tool_result content accepts text and image blocks, not ${String(b.type)}`;
+    for (const b of [...blocks, ...nested].filter((x) => x.type === "image")) {
       const bad = anthropicImageError(b);
       if (bad) return `messages.${i}.content: ${bad}`;
     }
@@ -81,7 +84,8 @@ const IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 function openAiPartsError(i: number, m: Json): string | undefined {
   if (!Array.isArray(m.content)) return undefined;
-  if (m.role !== "user") return undefined;
+  // Chat-completions tool (and assistant/system) messages take text parts only; images go in user messages.
+  if (m.role !== "user") return (m.content as Json[]).some((p) => p.type !== "text") ? `messages[${i}].content: only text parts are allowed in a ${String(m.role)} message` : undefined;
   for (const p of m.content as Json[]) {
     if (p.type === "text" && typeof p.text === "string") continue;
     if (p.type !== "image_url") return `messages[${i}].content: unknown part type ${String(p.type)}`;

@@ -63,3 +63,18 @@ test("chat-completions: images follow the last tool message of each run; ids sta
   const plain = toOpenAiMessages(request([...messages.slice(0, 2), tool("a1", "x"), tool("a2", "y")], []));
   expect(plain.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool"]);
 });
+
+test("the strict fakes refuse what the real servers refuse: an image part in a chat-completions tool message, a bad image in a tool_result", () => {
+  const url = `data:image/png;base64,${PNG.base64}`;
+  const openAi = [
+    { role: "assistant", content: null, tool_calls: [{ id: "a1", type: "function", function: { name: "x", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "a1", content: [{ type: "image_url", image_url: { url } }] },
+  ];
+  expect(strictWireError("/v1/chat/completions", { messages: openAi })).toContain("only text parts");
+  const anthropic = (source: Record<string, unknown>) => [
+    { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "x", input: {} }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "x" }, { type: "image", source }] }] },
+  ];
+  expect(strictWireError("/v1/messages", { messages: anthropic({ type: "base64", media_type: "image/png", data: PNG.base64 }) })).toBeUndefined();
+  expect(strictWireError("/v1/messages", { messages: anthropic({ type: "base64", media_type: "image/svg+xml", data: PNG.base64 }) })).toContain("media_type");
+});
