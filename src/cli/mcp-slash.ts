@@ -67,16 +67,20 @@ async function mcpCommand(mcp: McpManager, args: string): Promise<string> {
 
 /**
  * The TUI's question about a project's unapproved servers (names and commands shown), through the approval box.
- * "Yes" approves them for this project (stored) and starts them; "no" leaves them off (`/mcp approve` later).
+ * "Always" approves them for this project (stored) and starts them, "once" starts them for this session only (as the
+ * hooks' trust question does); "no" leaves them off (`/mcp approve` later).
  */
 export async function askToApproveProjectServers(mcp: McpManager, session: Pick<Session, "requestApproval" | "publish">): Promise<void> {
   const pending = mcp.unapproved();
   if (pending.length === 0) return;
   const lines = pending.map((s) => t("mcp.approveLine", { name: s.name, target: serverTarget(s.entry) }).trim());
-  const answer = await session.requestApproval({ tool: "mcp", action: lines.join("; "), reason: t("mcp.approveTitle"), noAlways: true });
+  const answer = await session.requestApproval({ tool: "mcp", action: t("mcp.approveTitle"), reason: lines.join("\n") });
   if (answer === "once" || answer === "always") {
-    await mcp.approve(pending.map((s) => s.name));
-    session.publish({ type: "notice", level: "info", text: t("mcp.approved", { names: pending.map((s) => s.name).join(", ") }) });
+    await mcp.approve(
+      pending.map((s) => s.name),
+      answer === "always",
+    );
+    session.publish({ type: "notice", level: "info", text: t(answer === "always" ? "mcp.approved" : "mcp.approvedOnce", { names: pending.map((s) => s.name).join(", ") }) });
     return;
   }
   session.publish({ type: "notice", level: "info", text: t("mcp.approveHint") });

@@ -4,6 +4,7 @@ export const enMcpRuntime = {
   "args.strictMcpConfig": "Use only the MCP servers given with --mcp-config (ignore settings.json and .mcp.json)",
   "mcp.unapprovedSkipped": "MCP servers of this project not started (not approved yet): {names}. Approve them with `chatcli mcp approve` or in the TUI.",
   "mcp.offlineSkipped": "--offline: remote MCP servers not started: {names}",
+  "mcp.approvedOnce": "Started for this session only: {names}. Answer [a] next time, or run /mcp approve, to remember it for this project.",
   "mcp.warning": "MCP: {message}",
   "mcp.approveTitle": "This project's .mcp.json wants to start MCP servers (programs from the repository):",
   "mcp.approveLine": "  {name}: {target}",

@@ -6,6 +6,7 @@ export const ptBRMcpRuntime: Record<keyof typeof enMcpRuntime, string> = {
   "args.strictMcpConfig": "Usa só os servidores MCP dados com --mcp-config (ignora settings.json e .mcp.json)",
   "mcp.unapprovedSkipped": "Servidores MCP deste projeto não iniciados (ainda não aprovados): {names}. Aprove-os com `chatcli mcp approve` ou na TUI.",
   "mcp.offlineSkipped": "--offline: servidores MCP remotos não iniciados: {names}",
+  "mcp.approvedOnce": "Iniciados só nesta sessão: {names}. Responda [a] da próxima vez, ou rode /mcp approve, para lembrar neste projeto.",
   "mcp.warning": "MCP: {message}",
   "mcp.approveTitle": "O .mcp.json deste projeto quer iniciar servidores MCP (programas vindos do repositório):",
   "mcp.approveLine": "  {name}: {target}",

@@ -219,6 +219,26 @@ describe("MCP over stdio (the SDK-written test server)", () => {
     expect(existsSync(marker)).toBe(true);
   });
 
+  test("approved for this session only (the TUI's \"once\"): started now, asked again by the next session", async () => {
+    const home = mkdtempSync(join(tmpdir(), "mcp-home-"));
+    const projectRoot = mkdtempSync(join(tmpdir(), "mcp-proj-"));
+    const entry = stdio();
+    const first = manager({ proj: entry }, { scope: "project", home, projectRoot }).m;
+    await first.ready();
+    await first.approve(["proj"], false);
+    expect(first.status()[0]!.state).toBe("connected");
+    await first.dispose();
+    const second = manager({ proj: entry }, { scope: "project", home, projectRoot }).m;
+    await second.ready();
+    expect(second.unapproved().map((s) => s.name)).toEqual(["proj"]);
+    await second.approve(["proj"]);
+    await second.dispose();
+    const third = manager({ proj: entry }, { scope: "project", home, projectRoot }).m;
+    await third.ready();
+    expect(third.unapproved()).toEqual([]);
+    await third.dispose();
+  });
+
   test("@modelcontextprotocol/server-everything over stdio", async () => {
     const entry = join(import.meta.dir, "..", "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
     const { m, dir } = manager({ everything: { command: BUN, args: [entry, "stdio"], timeoutMs: 20_000 } as McpServerConfig });

@@ -194,8 +194,9 @@ describe("MCP (compiled binary)", () => {
       expect(box).toContain("mcp-test-server.ts --garbage");
       expect(existsSync(marker)).toBe(false);
       await Bun.sleep(500); // the box ignores keys typed just before it appeared
-      t.sendLiteral("y");
+      t.sendLiteral("a");
       await t.waitFor((s) => s.includes("Approved for this project: proj"));
+      expect(readFileSync(join(b.home, ".chatcli", "mcp-approvals.json"), "utf8")).toContain("proj");
       t.sendLiteral("/mcp");
       t.send("Enter");
       const list = await t.waitFor((s) => /proj \[project\] connected · 9 tools/.test(s) && /u \[user\] connected/.test(s), 15_000);

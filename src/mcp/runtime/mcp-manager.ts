@@ -103,13 +103,14 @@ export class McpManager {
   }
 
   /** Approves project servers for this project (stored) and starts them. */
-  async approve(names: readonly string[]): Promise<void> {
+  /** `remember: false` starts them for this session only (the TUI's "once"); the default stores the approval. */
+  async approve(names: readonly string[], remember = true): Promise<void> {
     const starts: Promise<void>[] = [];
     for (const name of names) {
       const spec = this.o.servers.find((s) => s.name === name && s.scope === "project");
       const conn = this.byName(name);
       if (!spec || !conn) continue;
-      storeApproval(this.o.projectRoot, name, spec.entry, { home: this.o.home });
+      if (remember) storeApproval(this.o.projectRoot, name, spec.entry, { home: this.o.home });
       conn.markApproved();
       if (this.started) starts.push(conn.start());
     }
