@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { parseArgs, UsageError, type CliCommand, type CommonFlags } from "./cli/args.ts";
 import { McpConfigError } from "./mcp/load-servers.ts";
 import type { McpManager } from "./mcp/runtime/mcp-manager.ts";
-import { askToApproveProjectServers, createMcpSlash } from "./cli/mcp-slash.ts";
+import { askToApproveProjectServers, createMcpSlash, MCP_SLASH_COMMAND } from "./cli/mcp-slash.ts";
 import { modelsCommand } from "./cli/commands/models.ts";
 import { providersCommand } from "./cli/commands/providers.ts";
 import { listModelChoices, statsText } from "./cli/interactive-commands.ts";
@@ -337,8 +337,9 @@ async function runInteractive(
     const fromSkills = extras.skills ? handleExtSlash(extras.skills, name, args) : undefined;
     if (fromSkills) return fromSkills;
     if (name === "memory") return memorySlash(cfg, extras.memory, args);
+    if (name === "mcp") return t("mcp.none");
     if (name === "stats") return statsText(usage, session.contextTokens(), session.contextWindow);
-    if (name === "help") return plainHelpText([...(extras.slash?.commands ?? []), ...(extras.daily?.commands ?? [])]);
+    if (name === "help") return plainHelpText([...(extras.slash?.commands ?? []), ...(extras.daily?.commands ?? []), ...extSlashList(extras.ext), ...(extras.mcp?.slash.commands ?? [MCP_SLASH_COMMAND]), MEMORY_SLASH_COMMAND]);
     if (name === "status") return statusCommandText({ provider: session.model.providerId, model: session.model.model, mode: session.mode, sandbox: extras.sandbox });
     return t("slash.unknownCommand", { name });
   };
@@ -366,7 +367,7 @@ async function runInteractive(
     session: describingErrors(startingExtensionsOnSubscribe(extras.replay.length ? withReplay(session, extras.replay) : session, extras.ext, cmd.resume !== undefined || cmd.continue ? "resume" : "startup"), describe),
     ...(extras.checkpoints ? { checkpoints: extras.checkpoints } : {}),
     // "/session" is already a built-in name in the TUI's completion list.
-    extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? []), ...(extras.mcp?.slash.commands ?? []), MEMORY_SLASH_COMMAND],
+    extraCommands: [...(extras.slash?.commands.filter((c) => c.name !== "session") ?? []), ...extSlashList(extras.ext), ...(extras.daily?.commands ?? []), ...(extras.mcp?.slash.commands ?? [MCP_SLASH_COMMAND]), MEMORY_SLASH_COMMAND],
     ...(cfg.maxBudgetUsd !== undefined ? { budgetUsd: cfg.maxBudgetUsd } : {}),
     ...(extras.skills && extras.extStart ? { lateExtras: lateExtras(extras.skills, extras.extStart) } : {}),
     ...(extras.mcp ? { dynamicCommands: () => extras.mcp!.slash.dynamicCommands() } : {}),

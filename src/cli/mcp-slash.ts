@@ -13,9 +13,17 @@ import type { SlashHandler } from "./slash-commands.ts";
 
 const PROMPT_PREFIX = "mcp__";
 
+/** `/mcp` is listed even when no server is configured: it then says how to add one. */
+export const MCP_SLASH_COMMAND = {
+  name: "mcp",
+  get description() {
+    return t("mcp.usage");
+  },
+};
+
 export function createMcpSlash(mcp: McpManager, session: Pick<Session, "submit" | "publish">): SlashHandler & { dynamicCommands(): { name: string; description: string }[] } {
   return {
-    commands: [{ name: "mcp", description: t("mcp.usage") }],
+    commands: [MCP_SLASH_COMMAND],
     dynamicCommands: () => promptCommands(mcp),
     handle(cmd, args) {
       if (cmd === "mcp") return mcpCommand(mcp, args);

@@ -11,7 +11,7 @@ export const enMcpRuntime = {
   "mcp.approveHint": "Start them? Type /mcp approve to allow them for this project (a changed entry asks again); they stay off until then.",
   "mcp.approved": "Approved for this project: {names}. Starting them.",
   "mcp.nothingToApprove": "No MCP server of this project is waiting for approval.",
-  "mcp.none": "No MCP server is configured. Add one to ~/.chatcli/settings.json (\"mcpServers\"), a project .mcp.json, or use --mcp-config.",
+  "mcp.none": "No MCP server is configured. Add one with `chatcli mcp add` (or `chatcli mcp import` from other tools), in ~/.chatcli/settings.json (\"mcpServers\"), a project .mcp.json, or --mcp-config.",
   "mcp.header": "MCP servers ({count}):",
   "mcp.line": "  {name} [{scope}] {state}{detail}",
   "mcp.tools": " · {count} tools · ~{tokens} tokens",

@@ -12,7 +12,7 @@ export const enMemory = {
   "memory.picker.forgetYes": "Yes, forget them",
   "memory.picker.forgetNo": "No, keep them",
   "args.memoryAll": "list: include proposed, rejected and superseded facts; accept/reject: the whole inbox",
-  "cmd.memoryArgs": "memory: inbox, accept/reject, list, why <id>, edit, delete, forget, add, undo",
+  "cmd.memoryArgs": "Memory: inbox, accept/reject, list, why <id>, edit, delete, forget, add, undo",
   "memory.usage": "usage: /memory [list|inbox|accept <id>|reject <id>|add <text>|forget <query> [--yes]|undo|search <query>|export [file]|import <file>|why <id>|edit <id> <text>|delete <id>]",
   "memory.badScope": "--scope must be user or project",
   "memory.badCategory": "--category must be one of: {list}",

@@ -13,7 +13,7 @@ export const ptBRMcpRuntime: Record<keyof typeof enMcpRuntime, string> = {
   "mcp.approveHint": "Iniciá-los? Digite /mcp approve para permiti-los neste projeto (uma entrada alterada pergunta de novo); até lá ficam desligados.",
   "mcp.approved": "Aprovados para este projeto: {names}. Iniciando.",
   "mcp.nothingToApprove": "Nenhum servidor MCP deste projeto aguarda aprovação.",
-  "mcp.none": "Nenhum servidor MCP configurado. Adicione um em ~/.chatcli/settings.json (\"mcpServers\"), num .mcp.json do projeto, ou use --mcp-config.",
+  "mcp.none": "Nenhum servidor MCP configurado. Adicione um com `chatcli mcp add` (ou `chatcli mcp import` de outras ferramentas), em ~/.chatcli/settings.json (\"mcpServers\"), num .mcp.json do projeto, ou com --mcp-config.",
   "mcp.header": "Servidores MCP ({count}):",
   "mcp.line": "  {name} [{scope}] {state}{detail}",
   "mcp.tools": " · {count} ferramentas · ~{tokens} tokens",

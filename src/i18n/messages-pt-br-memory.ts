@@ -14,7 +14,7 @@ export const ptBRMemory: Record<keyof typeof enMemory, string> = {
   "memory.picker.forgetYes": "Sim, esquecer",
   "memory.picker.forgetNo": "Não, manter",
   "args.memoryAll": "list: incluir fatos propostos, rejeitados e substituídos; accept/reject: a caixa de entrada inteira",
-  "cmd.memoryArgs": "memória: inbox, accept/reject, list, why <id>, edit, delete, forget, add, undo",
+  "cmd.memoryArgs": "Memória: inbox, accept/reject, list, why <id>, edit, delete, forget, add, undo",
   "memory.usage": "uso: /memory [list|inbox|accept <id>|reject <id>|add <texto>|forget <consulta> [--yes]|undo|search <consulta>|export [arquivo]|import <arquivo>|why <id>|edit <id> <texto>|delete <id>]",
   "memory.badScope": "--scope deve ser user ou project",
   "memory.badCategory": "--category deve ser um de: {list}",

@@ -47,6 +47,14 @@ describe.skipIf(!hasTmux())("--no-tui at a terminal (compiled binary in tmux)", 
     }
   }, 30_000);
 
+  test("piped input: /help lists every command (extensions, MCP, memory); /mcp without servers says how to add one", async () => {
+    const r = await run(b, ["--no-tui", "--model", "coder:7b"], { OLLAMA_HOST: fake.url }, "/help\n/mcp\n");
+    expect(r.code).toBe(0);
+    for (const name of ["/diff", "/undo", "/plugins", "/hooks", "/mcp", "/memory"]) expect(r.stdout).toContain(name);
+    expect(r.stdout).toContain("No MCP server is configured. Add one with `chatcli mcp add`");
+    expect(r.stdout).not.toContain("Unknown command");
+  });
+
   test("piped input: the answers only, no markers", async () => {
     fake.enqueue({ text: "Piped answer." });
     const r = await run(b, ["--no-tui", "--model", "coder:7b"], { OLLAMA_HOST: fake.url }, "hello\n");
