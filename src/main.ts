@@ -24,6 +24,7 @@ import { memoryForgetFlow, memoryPickerFlow } from "./cli/commands/memory-picker
 import { startMemoryWorker } from "./cli/wire-memory.ts";
 import { createSlashCommands, type SlashHandler } from "./cli/slash-commands.ts";
 import { createDailyCommands, plainHelpText } from "./cli/daily-commands.ts";
+import { withSubagentCommands } from "./cli/subagent-commands.ts";
 import { offlineModel } from "./cli/offline-model.ts";
 import { createNotifier, notifyConfig } from "./ui/shared/notifier.ts";
 import { transcriptEvents, withReplay } from "./store/session-replay.ts";
@@ -278,7 +279,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   if (cmd.noTui || !process.stdout.isTTY) startWorker();
   else void afterFirstFrame().then(startWorker);
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
-  const daily = createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot });
+  const daily = withSubagentCommands(createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot }), wired.subagents, session, resume?.viewEvents);
   // Bell / OSC when a long turn ends or an approval waits (settings `notify`); only to a terminal.
   const notify = createNotifier({ config: notifyConfig(cfg.settings.notify), out: process.stdout, env: cfg.env });
   if (notify) session.subscribe(notify);

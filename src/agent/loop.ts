@@ -182,45 +182,59 @@ async function streamOnce(
 }
 
 async function executeBatch(deps: RunDeps, calls: ToolCallRequest[], batchId: string, signal: AbortSignal): Promise<"ok" | "interrupted"> {
-  const results: Message[] = [];
+  const results: Message[] = new Array(calls.length);
   let interrupted = false;
-  for (const call of calls) {
-    if (signal.aborted) {
-      interrupted = true;
-      results.push(toolResultMessage(call.id, call.name, NOT_EXECUTED_RESULT, true, "not_executed"));
-      deps.emit({ type: "tool.completed", callId: call.id, name: call.name, isError: true, errorCode: "not_executed", result: NOT_EXECUTED_RESULT, durationMs: 0, batchId });
-      continue;
-    }
-    const title = deps.tools ? deps.tools.title(call.name, call.args) : call.name;
-    deps.emit({ type: "tool.started", callId: call.id, name: call.name, args: call.args ?? {}, title, batchId, ...(call.recoveredFrom ? { recoveredFrom: call.recoveredFrom } : {}) });
-    const started = deps.now();
-    const ctx: ToolRunContext = {
-      signal,
-      onUpdate: (chunk) => deps.emit({ type: "tool.updated", callId: call.id, output: chunk }),
-      requestApproval: (req) => deps.requestApproval(req, signal),
-    };
-    let res: ToolRunResult = deps.tools
-      ? await deps.tools.run(call, ctx).catch((err: unknown): ToolRunResult => ({ text: `tool crashed: ${(err as Error)?.message ?? String(err)}`, isError: true, errorCode: "UnknownError" }))
-      : { text: `Unknown tool "${call.name}": no tools are available in this session.`, isError: true, errorCode: "unknown_tool" };
-    if (signal.aborted && !res.isError) res = withModelNote(res, INTERRUPTED_RESULT, "after");
-    if (signal.aborted && res.isError && res.errorCode === "Canceled") res = withModelNote(res, INTERRUPTED_RESULT, "before");
-    const durationMs = deps.now() - started;
-    const resultMessage = toolResultMessage(call.id, call.name, res.text, res.isError, res.errorCode);
-    results.push(res.images?.length ? { ...resultMessage, images: res.images } : resultMessage);
-    deps.emit({
-      type: "tool.completed",
-      callId: call.id,
-      name: call.name,
-      isError: res.isError,
-      ...(res.errorCode ? { errorCode: res.errorCode } : {}),
-      result: res.text,
-      ...(res.details ? { details: res.details } : {}),
-      durationMs,
-      batchId,
-    });
+  // Calls run in order; a run of consecutive calls the host marks concurrent (subagents) runs at once.
+  for (let i = 0; i < calls.length; ) {
+    const concurrent = deps.tools?.runsConcurrently?.(calls[i]!.name) === true;
+    let j = i + 1;
+    if (concurrent) while (j < calls.length && deps.tools?.runsConcurrently?.(calls[j]!.name) === true) j++;
+    const group = calls.slice(i, j).map((call, k) => ({ call, index: i + k }));
+    await Promise.all(
+      group.map(async ({ call, index }) => {
+        const r = await runOneCall(deps, call, batchId, signal);
+        if (r.interrupted) interrupted = true;
+        results[index] = r.message;
+      }),
+    );
+    i = j;
   }
   deps.appendToolResults(results, batchId, calls);
   return interrupted || signal.aborted ? "interrupted" : "ok";
+}
+
+async function runOneCall(deps: RunDeps, call: ToolCallRequest, batchId: string, signal: AbortSignal): Promise<{ message: Message; interrupted: boolean }> {
+  if (signal.aborted) {
+    deps.emit({ type: "tool.completed", callId: call.id, name: call.name, isError: true, errorCode: "not_executed", result: NOT_EXECUTED_RESULT, durationMs: 0, batchId });
+    return { message: toolResultMessage(call.id, call.name, NOT_EXECUTED_RESULT, true, "not_executed"), interrupted: true };
+  }
+  const title = deps.tools ? deps.tools.title(call.name, call.args) : call.name;
+  deps.emit({ type: "tool.started", callId: call.id, name: call.name, args: call.args ?? {}, title, batchId, ...(call.recoveredFrom ? { recoveredFrom: call.recoveredFrom } : {}) });
+  const started = deps.now();
+  const ctx: ToolRunContext = {
+    signal,
+    onUpdate: (chunk) => deps.emit({ type: "tool.updated", callId: call.id, output: chunk }),
+    requestApproval: (req) => deps.requestApproval(req, signal),
+  };
+  let res: ToolRunResult = deps.tools
+    ? await deps.tools.run(call, ctx).catch((err: unknown): ToolRunResult => ({ text: `tool crashed: ${(err as Error)?.message ?? String(err)}`, isError: true, errorCode: "UnknownError" }))
+    : { text: `Unknown tool "${call.name}": no tools are available in this session.`, isError: true, errorCode: "unknown_tool" };
+  if (signal.aborted && !res.isError) res = withModelNote(res, INTERRUPTED_RESULT, "after");
+  if (signal.aborted && res.isError && res.errorCode === "Canceled") res = withModelNote(res, INTERRUPTED_RESULT, "before");
+  const durationMs = deps.now() - started;
+  deps.emit({
+    type: "tool.completed",
+    callId: call.id,
+    name: call.name,
+    isError: res.isError,
+    ...(res.errorCode ? { errorCode: res.errorCode } : {}),
+    result: res.text,
+    ...(res.details ? { details: res.details } : {}),
+    durationMs,
+    batchId,
+  });
+  const resultMessage = toolResultMessage(call.id, call.name, res.text, res.isError, res.errorCode);
+  return { message: res.images?.length ? { ...resultMessage, images: res.images } : resultMessage, interrupted: false };
 }
 
 function closeCalls(deps: RunDeps, calls: ToolCallRequest[], text: string, code: string): void {

@@ -51,4 +51,6 @@ export interface ToolHost {
   canonicalName(name: string): string | undefined;
   title(name: string, args: Record<string, unknown> | undefined): string;
   run(call: ToolCallRequest, ctx: ToolRunContext): Promise<ToolRunResult>;
+  /** Calls of this tool in one batch run at the same time (the `agent` tool); others run one after another. */
+  runsConcurrently?(name: string): boolean;
 }

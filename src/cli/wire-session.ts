@@ -64,6 +64,8 @@ import { expandMcpMentions, mcpMentions } from "../mcp/resources/mentions.ts";
 import { VERSION } from "../version.ts";
 import { wireMemory } from "./wire-memory.ts";
 import type { MemoryRuntime } from "../memory/runtime.ts";
+import { wireSubagents } from "./wire-subagents.ts";
+import type { SubagentRuntime } from "../agent/subagents/subagent-runtime.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -116,6 +118,8 @@ export interface WiredSession {
   mcpWarnings: string[];
   /** Memory (issue 21): recall, "remember that …"; undefined when `memory.mode` is off. main.ts starts its worker. */
   memory: MemoryRuntime | undefined;
+  /** Subagents (issue 20): the children, their scheduler and locks. */
+  subagents: SubagentRuntime;
   dispose(): void;
 }
 
@@ -204,8 +208,9 @@ export function wireSession(o: WireOptions): WiredSession {
     roots: { projectRoot: cfg.projectRoot, chatcliHome: cfg.home, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) },
     addReadPath: (dir) => paths.addReadPath(dir),
   });
-  const tools = skills.wrapTools(createToolHost({
-    tools: [...builtinTools(), ...(cfg.webFetch.enabled ? [createFetchTool({ allowPrivateNetworks: cfg.webFetch.allowPrivateNetworks })] : [])],
+  const toolList = () => [...builtinTools(), ...(cfg.webFetch.enabled ? [createFetchTool({ allowPrivateNetworks: cfg.webFetch.allowPrivateNetworks })] : [])];
+  const baseTools = createToolHost({
+    tools: toolList(),
     projectRoot: cfg.projectRoot,
     cwd: cfg.cwd,
     paths,
@@ -222,7 +227,42 @@ export function wireSession(o: WireOptions): WiredSession {
     configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: cfg.projectRoot, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
     ...(mcp ? { dynamicTools: mcp } : {}),
-  }));
+  });
+  // Subagents (issue 20): the `agent` tool; children use baseTools (the same policy and sandbox), not the persona gate.
+  const subagents = wireSubagents({
+    cfg,
+    tools: baseTools,
+    skills,
+    ext,
+    get usage() {
+      return usage;
+    },
+    binding: () => session?.model ?? opts.binding,
+    systemPrompt: (role, o) => systemPromptFor(role, o),
+    textProtocol: () => opts.turn.textProtocol,
+    sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
+    requestApproval: (req, signal) => session?.requestApproval(req, signal) ?? Promise.resolve("deny"),
+    publish: (e) => session?.publish(e),
+    toolResultsDir: () => toolResultsDir(),
+    ...(workspace ? { worktreeDir: join(workspace.scratchDir, "worktrees") } : {}),
+    ...(o.resume ? { recorded: o.resume.viewEvents } : {}),
+    // `isolation: worktree`: the same tools, rules (the session's mode now) and sandbox, rooted in the worktree.
+    toolsFor: (root) =>
+      createToolHost({
+        tools: toolList(),
+        projectRoot: root,
+        cwd: root,
+        paths: createPathPolicy({ projectRoot: root, extraReadPaths: [cfg.projectRoot, ...parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS)] }),
+        policy: createPermissionPolicy({ homeDir: cfg.home, projectRoot: root, mode: policy.mode, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}), denylist: (cfg.env.CHATCLI_AGENT_DENYLIST ?? "").split(/[,;\n]/), sandbox: { mode: sandbox.mode, get active() { return sandbox.status().state === "active"; }, network: sandbox.network } }),
+        env: childEnv,
+        sandbox,
+        ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
+        configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: root, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
+        ...(ext ? { hooks: ext.runtime.toolHooks } : {}),
+        ...(mcp ? { dynamicTools: mcp } : {}),
+      }),
+  });
+  const tools = skills.wrapTools(subagents.wrap(baseTools));
   const usage = new UsageTracker();
   const todos = TodoState.fromEvents(o.resume?.viewEvents ?? []);
   const budget = cfg.maxBudgetUsd !== undefined ? createBudgetGuard({ limitUsd: cfg.maxBudgetUsd, usage, inputTokens: (r) => context.requestTokens(r.messages) }) : undefined;
@@ -301,6 +341,13 @@ export function wireSession(o: WireOptions): WiredSession {
     if (recorder) outgoingOf(o.resume.history);
   }
   const memory = wireMemory({ cfg, redact: createRedactor(cfg.env), sessionId: () => recorder?.id ?? sessionId, publish: (e) => session?.publish(e), log: (m) => (compactionLog ??= scrubbedLogger(cfg)).info(m) });
+  // A child's prompt: its definition as the role, the workspace files; no persona, contexts or skill parts.
+  const systemPromptFor = (role: string, { tools: specs, nativeTools }: { nativeTools: boolean; tools: import("../protocol/llm.ts").ToolSpec[] }) =>
+    composeSystemPrompt({
+      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env), role }),
+      bootstrap: loader.load(),
+      ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
+    });
   const systemPrompt: SessionOptions["turn"]["systemPrompt"] = ({ tools: specs, nativeTools }) =>
     composeSystemPrompt({
       base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env), role: skills.rolePrompt() }),
@@ -439,6 +486,7 @@ export function wireSession(o: WireOptions): WiredSession {
     sandbox,
     ext,
     skills,
+    subagents,
     checkpoints: cp,
     session,
     usage,

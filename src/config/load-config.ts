@@ -271,8 +271,9 @@ function mergeSettings(base: Settings, over: Settings): Settings {
   if (base.ui || over.ui) out.ui = { ...base.ui, ...over.ui };
   if (base.sandbox || over.sandbox) out.sandbox = { ...base.sandbox, ...over.sandbox };
   if (base.experimental || over.experimental) out.experimental = { ...base.experimental, ...over.experimental };
+  if (base.agents || over.agents) out.agents = { ...base.agents, ...over.agents };
   if (base.providers || over.providers) {
-    out.providers = { openaiCompatible: [...(over.providers?.openaiCompatible ?? []), ...(base.providers?.openaiCompatible ?? [])] };
+    out.providers = { ...base.providers, ...over.providers, openaiCompatible: [...(over.providers?.openaiCompatible ?? []), ...(base.providers?.openaiCompatible ?? [])] };
   }
   return out;
 }

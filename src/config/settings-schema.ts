@@ -12,7 +12,12 @@ export const openAiCompatibleSchema = z.object({
   keyEnv: z.string().optional(),
   models: z.array(z.string()).optional(),
   defaultModel: z.string().optional(),
+  /** Subagent requests this server serves at once (issue 20). */
+  concurrency: z.number().int().positive().optional(),
 });
+
+/** A built-in provider's entry under `providers.<ID>`. */
+export const providerEntrySchema = z.object({ concurrency: z.number().int().positive().optional() });
 
 export const notifyModeSchema = z.enum(["bell", "osc", "off"]);
 
@@ -46,7 +51,10 @@ export const settingsSchema = z.object({
     })
     .optional(),
   experimental: z.object({ emitToolUseSummaries: z.boolean().optional() }).optional(),
-  providers: z.object({ openaiCompatible: z.array(openAiCompatibleSchema).optional() }).optional(),
+  /** `openaiCompatible` servers; any other key is a built-in provider id (`OLLAMA`, `OPENAI`, …) with its `concurrency` (issue 20). */
+  providers: z.object({ openaiCompatible: z.array(openAiCompatibleSchema).optional() }).catchall(z.union([z.array(openAiCompatibleSchema), providerEntrySchema])).optional(),
+  /** Subagents (issue 20): `maxConcurrent` children at once in a session, `maxDepth` nesting, `maxTotal` children per session. */
+  agents: z.object({ maxConcurrent: z.number().int().positive().optional(), maxDepth: z.number().int().nonnegative().optional(), maxTotal: z.number().int().positive().optional() }).optional(),
   /** Spending limit in USD (issue 25): a model call that would take the spend over it is not sent. */
   maxBudgetUsd: z.number().positive().optional(),
   /**

@@ -28,6 +28,7 @@ export function gatedToolHost(inner: ToolHost, gate: ToolGate): ToolHost {
       return gate.offersSkillTool() ? [...specs, skillToolSpec()] : specs;
     },
     canonicalName: (name) => (isSkill(name) ? SKILL_TOOL : inner.canonicalName(name)),
+    runsConcurrently: (name) => inner.runsConcurrently?.(name) === true,
     title: (name, args) => (isSkill(name) ? `skill ${typeof args?.name === "string" ? args.name : ""}`.trim() : inner.title(name, args)),
     run: async (call: ToolCallRequest, ctx: ToolRunContext): Promise<ToolRunResult> => {
       if (isSkill(call.name)) return gate.runSkill(call);

@@ -10,6 +10,7 @@ import { enDailyB } from "./messages-en-daily-b.ts";
 import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
 import { enMcpCli } from "./messages-en-mcp-cli.ts";
 import { enMemory } from "./messages-en-memory.ts";
+import { enSubagents } from "./messages-en-subagents.ts";
 
 export const en = {
   ...enCli,
@@ -23,4 +24,5 @@ export const en = {
   ...enMcpRuntime,
   ...enMcpCli,
   ...enMemory,
+  ...enSubagents,
 } as const;

@@ -11,6 +11,7 @@ import { ptBRDailyB } from "./messages-pt-br-daily-b.ts";
 import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
 import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
 import { ptBRMemory } from "./messages-pt-br-memory.ts";
+import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -24,4 +25,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRMcpRuntime,
   ...ptBRMcpCli,
   ...ptBRMemory,
+  ...ptBRSubagents,
 };

@@ -24,6 +24,8 @@ export interface UsageRecord {
   model: string;
   usage: Usage;
   costUsd?: number;
+  /** The subagent that spent it (`explore (agent_2)`); undefined for the main session (issue 20). */
+  agent?: string;
 }
 
 const emptyTotals = (): UsageTotals => ({ calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0, unpricedCalls: 0 });
@@ -42,9 +44,9 @@ export class UsageTracker {
   private readonly records: UsageRecord[] = [];
   private last: UsageRecord | undefined;
 
-  record(purpose: Purpose, provider: string, model: string, usage: Usage): UsageRecord {
+  record(purpose: Purpose, provider: string, model: string, usage: Usage, agent?: string): UsageRecord {
     const cost = costOf(model, usage);
-    const r: UsageRecord = { purpose, provider, model, usage: { ...usage }, ...(cost !== undefined ? { costUsd: cost } : {}) };
+    const r: UsageRecord = { purpose, provider, model, usage: { ...usage }, ...(cost !== undefined ? { costUsd: cost } : {}), ...(agent ? { agent } : {}) };
     this.records.push(r);
     this.last = r;
     return r;
@@ -66,6 +68,13 @@ export class UsageTracker {
     return out;
   }
 
+  /** Per agent: `main` and each subagent that spent tokens. */
+  byAgent(): Record<string, UsageTotals> {
+    const out: Record<string, UsageTotals> = {};
+    for (const r of this.records) add((out[r.agent ?? "main"] ??= emptyTotals()), r);
+    return out;
+  }
+
   byModel(): Record<string, UsageTotals> {
     const out: Record<string, UsageTotals> = {};
     for (const r of this.records) add((out[`${r.provider}:${r.model}`] ??= emptyTotals()), r);
@@ -80,6 +89,11 @@ export class UsageTracker {
     if (purposes.length) {
       lines.push(t("usage.byPurpose"));
       for (const [p, u] of purposes) lines.push(`  ${p.padEnd(17)} ${formatTotals(u)}`);
+    }
+    const agents = Object.entries(this.byAgent());
+    if (agents.length > 1) {
+      lines.push(t("usage.byAgent"));
+      for (const [a, u] of agents) lines.push(`  ${a.padEnd(17)} ${formatTotals(u)}`);
     }
     const models = Object.entries(this.byModel());
     if (models.length) {

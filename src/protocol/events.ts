@@ -203,6 +203,21 @@ export const agentEventSchema = z.discriminatedUnion("type", [
   /** The `todo` tool wrote the list (always the whole list; empty = cleared). Added in schema 2 (additive). */
   z.object({ type: z.literal("todo.updated"), items: z.array(todoItemSchema) }),
   z.object({ type: z.literal("session.ended"), reason: z.string() }),
+  // Subagents (issue 20): a child's life. `parentId` is the agent that called it (`main` for the session).
+  z.object({ type: z.literal("subagent.started"), agentId: z.string(), parentId: z.string(), callId: z.string(), agent: z.string(), description: z.string(), depth: z.number() }),
+  z.object({ type: z.literal("subagent.progress"), agentId: z.string(), parentId: z.string(), turns: z.number(), tokens: z.number(), currentTool: z.string().optional(), elapsedMs: z.number() }),
+  z.object({
+    type: z.literal("subagent.completed"),
+    agentId: z.string(),
+    parentId: z.string(),
+    callId: z.string(),
+    agent: z.string(),
+    status: z.enum(["completed", "failed", "timeout", "cancelled", "max_turns"]),
+    turns: z.number(),
+    tokens: z.number(),
+    durationMs: z.number(),
+    result: z.string(),
+  }),
 ]);
 export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent["type"];

@@ -52,6 +52,11 @@ export interface FakeReply {
   rawLineFirst?: string;
   promptEvalCount?: number;
   evalCount?: number;
+  /**
+   * Answer only a /api/chat request whose `messages` JSON contains this text (parallel subagents ask in any order).
+   * The first queued reply that has no `match` or whose `match` fits is taken.
+   */
+  match?: string;
 }
 
 export interface RecordedRequest {
@@ -183,7 +188,7 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
           const first = (body as { messages?: Array<{ content?: unknown }> } | null)?.messages?.[0]?.content;
           const isSummary = opts.summaryReply && typeof first === "string" && first.startsWith("You are a precise technical note-taker");
           const routed = opts.route?.(body as Record<string, unknown>);
-          const reply = routed ?? (isSummary ? opts.summaryReply! : (queue.shift() ?? defaultReply));
+          const reply = routed ?? (isSummary ? opts.summaryReply! : (takeReply(queue, body) ?? defaultReply));
           if (!(await acquire(req.signal))) {
             record.cancelled = true;
             return new Response("client gone", { status: 499 });
@@ -214,6 +219,13 @@ export function startFakeOllama(opts: FakeOllamaOptions = {}): FakeOllama {
     enqueue: (...r) => queue.push(...r),
     stop: () => server.stop(true),
   };
+}
+
+/** The first queued reply without a `match`, or whose `match` is in the request's messages. */
+function takeReply(queue: FakeReply[], body: unknown): FakeReply | undefined {
+  const messages = JSON.stringify((body as { messages?: unknown } | null)?.messages ?? []);
+  const i = queue.findIndex((r) => r.match === undefined || messages.includes(r.match));
+  return i < 0 ? undefined : queue.splice(i, 1)[0];
 }
 
 function splitText(text: string, n: number): string[] {

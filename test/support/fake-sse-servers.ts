@@ -25,6 +25,10 @@ export interface FakeSseReply {
   stallAfter?: number;
   /** Insert `data: {not json` before event N (0-based). */
   malformedAt?: number;
+  /** Answer only a request whose body JSON contains this text; the first queued reply without one, or fitting, is taken. */
+  match?: string;
+  /** Delay before each event (default 1 ms). */
+  eventDelayMs?: number;
 }
 
 export interface FakeJsonReply {
@@ -39,6 +43,9 @@ export interface RecordedSseRequest {
   search: string;
   headers: Record<string, string>;
   body: unknown;
+  /** When the request arrived and when its response stream ended. */
+  at: number;
+  endedAt?: number;
 }
 
 export interface FakeSseServer {
@@ -91,7 +98,8 @@ export function startFakeSse(opts: FakeSseOptions = {}): FakeSseServer {
       }
       const headers: Record<string, string> = {};
       req.headers.forEach((v, k) => (headers[k] = v));
-      requests.push({ method: req.method, path: url.pathname, search: url.search, headers, body });
+      const recorded: RecordedSseRequest = { method: req.method, path: url.pathname, search: url.search, headers, body, at: Date.now() };
+      requests.push(recorded);
       const scripted = json[url.pathname];
       if (scripted?.length) {
         const r = (scripted.length > 1 ? scripted.shift() : scripted[0]) as FakeJsonReply;
@@ -101,7 +109,8 @@ export function startFakeSse(opts: FakeSseOptions = {}): FakeSseServer {
       streamPaths.add(requests.length - 1);
       const refused = opts.strict ? strictWireError(url.pathname, body) : undefined;
       if (refused) return Response.json({ error: { type: "invalid_request_error", message: refused } }, { status: 400 });
-      const reply = queue.shift() ?? opts.defaultReply ?? { events: [] };
+      const matchIndex = queue.findIndex((r) => r.match === undefined || text.includes(r.match));
+      const reply = (matchIndex >= 0 ? queue.splice(matchIndex, 1)[0] : undefined) ?? opts.defaultReply ?? { events: [] };
       if (reply.status && reply.status >= 400) {
         return new Response(reply.body ?? JSON.stringify({ error: { message: `HTTP ${reply.status}` } }), {
           status: reply.status,
@@ -130,11 +139,15 @@ export function startFakeSse(opts: FakeSseOptions = {}): FakeSseServer {
           }
           const ev = events[i++];
           if (ev === undefined) {
+            recorded.endedAt = Date.now();
             c.close();
             return;
           }
           c.enqueue(enc.encode(`${ev}\n\n`));
-          await Bun.sleep(1);
+          await Bun.sleep(reply.eventDelayMs ?? 1);
+        },
+        cancel() {
+          recorded.endedAt ??= Date.now();
         },
       });
       return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", ...(reply.headers ?? {}) } });

@@ -16,6 +16,7 @@ import { nameList } from "../front-matter.ts";
 import { discoverEntries, nameAndDescription, stringField, type Candidate, type Discovered } from "../ext-entries.ts";
 import { extDirs, listDir, type ExtRoots, type ExtScope } from "../ext-files.ts";
 import { BUILTIN_AGENTS } from "./builtin-agents.ts";
+import { parseDurationSeconds } from "../../util/duration.ts";
 
 export interface AgentDefinition {
   name: string;
@@ -83,7 +84,8 @@ export function validateAgent(c: Candidate, data: Record<string, unknown>, body:
   }
   const maxTurns = positiveInt(data.maxTurns);
   if (maxTurns === null) return { problem: t("ext.problem.notPositive", { field: "maxTurns" }) };
-  const timeout = positiveInt(data.timeout);
+  // A duration (`90s`, `10m`) or a number of seconds.
+  const timeout = data.timeout === undefined || data.timeout === null ? undefined : (parseDurationSeconds(data.timeout) ?? null);
   if (timeout === null) return { problem: t("ext.problem.notPositive", { field: "timeout" }) };
   const isolation = stringField(data, "isolation");
   if (typeof isolation === "object") return isolation;

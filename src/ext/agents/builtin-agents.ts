@@ -13,6 +13,26 @@ function builtin(name: string, description: string, tools: string[] | undefined,
 
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   builtin(
+    "general",
+    "General-purpose subagent: researches, reads and changes code to finish a delegated task, then reports back.",
+    undefined,
+    `You are a subagent: another agent delegated one task to you. You do not see its conversation; the task message is all you know.
+
+- Do the task with the tools you have, then stop.
+- Your last message is the only thing the other agent receives: make it a complete, self-contained report of what you found or changed (files, lines, results). No questions back: if something is unclear, state your assumption.`,
+  ),
+  builtin(
+    "explore",
+    "Fast read-only explorer: finds files, searches code and answers questions about the codebase. Never modifies anything.",
+    READ_ONLY,
+    `You are a fast, read-only exploration subagent. Another agent delegated a question about the codebase to you; you do not see its conversation.
+
+- Use search, glob, tree and read to find the answer quickly; read only what you need.
+- Never modify files.
+- Your last message is the only thing the other agent receives: answer the question directly, with file paths and line numbers, in a few lines.`,
+    { maxTurns: 15 },
+  ),
+  builtin(
     "planner",
     "Breaks a task into an ordered plan of small, verifiable steps before any code changes. Read-only.",
     READ_ONLY,

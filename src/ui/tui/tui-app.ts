@@ -32,6 +32,7 @@ import { StreamPacer } from "./stream-pacer.ts";
 import { vimLabel } from "./vim-mode.ts";
 import { followTerminalTheme } from "./theme-command.ts";
 import { initialVimState } from "./vim-keys.ts";
+import { subagentsChunks, subagentsRows } from "./subagents-panel.ts";
 
 export type { ModelChoice, TuiAppOptions } from "./tui-app-options.ts";
 
@@ -304,8 +305,9 @@ export class TuiApp {
 
   private syncTodo(): void {
     const s = this.state;
-    this.todoText.visible = todoVisible(s);
-    if (this.todoText.visible) this.todoText.content = new StyledText(todoChunks(s.todos ?? [], s.displayMode === "compact"));
+    const agents = subagentsChunks(s, Date.now());
+    this.todoText.visible = todoVisible(s) || agents.length > 0;
+    if (this.todoText.visible) this.todoText.content = new StyledText([...agents, ...(todoVisible(s) ? todoChunks(s.todos ?? [], s.displayMode === "compact") : [])]);
   }
 
   private syncPromptMarker(): void {
@@ -369,6 +371,7 @@ export class TuiApp {
     const extra =
       (this.queueText.visible ? Math.min(this.state.queue.length, 5) + 1 : 0) +
       todoRows(this.state) +
+      subagentsRows(this.state) +
       (this.approvalBox.visible ? 12 : 0) +
       (this.completionText.visible ? Math.min(this.input.completion?.items.length ?? 0, 8) : 0) +
       (this.rewindMenu?.rows ?? 0) +

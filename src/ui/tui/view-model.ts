@@ -10,6 +10,7 @@ import type { TodoItem } from "../../protocol/todo.ts";
 import type { AgentEvent, PermissionMode } from "../../protocol/events.ts";
 import type { Message } from "../../protocol/message.ts";
 import { assertNever } from "../../protocol/assert-never.ts";
+import { foldSubagent, type SubagentRow } from "../shared/subagent-view.ts";
 import type { BlockScan } from "./markdown-blocks.ts";
 import { attachKnownLabels, onToolUseSummary } from "./summary-labels.ts";
 import { addNotice, commitLive, commitText, commitTools, emptyLive, onDelta, tailOfView, updateCall, withTail } from "./commit-live.ts";
@@ -108,6 +109,8 @@ export interface ViewState {
   todos?: TodoItem[];
   /** `!` alone toggled shell mode: prompt lines run as commands. */
   shellMode?: boolean;
+  /** Subagents of the session (issue 20): the live group above the prompt, `/agents`. */
+  subagents?: SubagentRow[];
 }
 
 /** Actions that come from the UI itself, not from the core. */
@@ -289,6 +292,10 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     }
     case "todo.updated":
       return { ...state, todos: input.items };
+    case "subagent.started":
+    case "subagent.progress":
+    case "subagent.completed":
+      return { ...state, subagents: foldSubagent(state.subagents, input, Date.now()) };
     case "ui.set_shell_mode":
       return { ...state, shellMode: input.on };
     case "ui.set_display_mode":

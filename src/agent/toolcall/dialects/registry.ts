@@ -16,10 +16,11 @@ import { functionNameAttr } from "./function-name-attr.ts";
 import { clineXml } from "./cline-xml.ts";
 import { pythonCall } from "./python-call.ts";
 import { phiFunctools } from "./phi-functools.ts";
+import { agentCall } from "./agent-call.ts";
 import { CLINE_ELEMENT_NAMES } from "./cline-xml.ts";
 import { bareCallNames } from "./known-names.ts";
 
-export const DIALECTS: readonly Dialect[] = [harmony, llamaPythonTag, commandR, gemma, functionary, bracketTags, functionNameAttr, phiFunctools, clineXml, pythonCall];
+export const DIALECTS: readonly Dialect[] = [harmony, llamaPythonTag, commandR, gemma, functionary, bracketTags, functionNameAttr, phiFunctools, clineXml, pythonCall, agentCall];
 
 /** The first dialect's hit at `i`, its candidates stamped with the dialect id. */
 export function scanDialectAt(text: string, i: number, lineStart: boolean): ScanHit | undefined {
