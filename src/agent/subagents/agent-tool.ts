@@ -14,16 +14,17 @@ export interface AgentCallArgs {
 }
 
 export function agentToolSpec(agents: Array<{ name: string; description: string }>): ToolSpec {
-  const list = agents.map((a) => `- ${a.name}: ${a.description}`).join("\n");
+  // Kept short: the spec goes with every request, and small local windows feel every token.
+  const list = agents.map((a) => (a.name === "explore" ? "explore (read-only, fast)" : a.name)).join(", ");
   return {
     name: AGENT_TOOL,
-    description: `Delegate a self-contained task to a subagent that works on its own with a fresh context and returns one final message. Call it several times in one response to run independent tasks in parallel. The subagent does not see this conversation: put everything it needs in the prompt. Agents (default "general"):\n${list}`,
+    description: `Delegate a self-contained task to a subagent (fresh context; returns one final message). Several calls in one response run in parallel. Put everything it needs in the prompt. Agents: ${list}.`,
     parameters: {
       type: "object",
       properties: {
-        agent: { type: "string", description: "The agent definition to use (default: general)." },
-        description: { type: "string", description: "A short (3-8 word) label for the task." },
-        prompt: { type: "string", description: "The full task for the subagent." },
+        agent: { type: "string", description: "Agent name (default: general)." },
+        description: { type: "string", description: "Short task label." },
+        prompt: { type: "string", description: "The full task." },
       },
       required: ["description", "prompt"],
       additionalProperties: false,
