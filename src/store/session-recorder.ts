@@ -131,6 +131,8 @@ export class SessionRecorder {
       case "session.started":
       // A resumed session starts without a persona: replaying one would show a persona that is not on.
       case "persona.changed":
+      // A child's live progress: its start and end are kept (they carry the figures that matter).
+      case "subagent.progress":
         return;
       case "session.ended":
         return this.sync();
