@@ -121,6 +121,9 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     batchId: z.string(),
     /** Text-protocol calls only: the dialect the call was recovered from (e.g. `harmony`, `cline-xml`, `json`). */
     recoveredFrom: z.string().optional(),
+    /** A subagent's call (issue 20): the child and the agent that called it (`main`); absent for the session's own. */
+    agentId: z.string().optional(),
+    parentId: z.string().optional(),
   }),
   z.object({ type: z.literal("tool.updated"), callId: z.string(), output: z.string() }),
   z.object({
@@ -134,6 +137,8 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     details: toolDetailsSchema.optional(),
     durationMs: z.number(),
     batchId: z.string(),
+    agentId: z.string().optional(),
+    parentId: z.string().optional(),
   }),
   z.object({ type: z.literal("tool_use_summary"), batchId: z.string(), label: z.string(), callIds: z.array(z.string()) }),
   z.object({

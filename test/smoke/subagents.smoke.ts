@@ -40,14 +40,16 @@ describe("subagents (compiled binary)", () => {
   test("Ollama: 3 explore children run strictly one after another; the answer uses all three results", async () => {
     fake.enqueue(
       { match: "FANOUT", toolCalls: fanOut, chunks: [] },
-      ...TASKS.map((task, i) => ({ match: task, text: `Found it: ${RESULTS[i]} in alpha.ts`, chunkCount: 4, chunkDelayMs: 40 })),
+      // The first child reads a file before it answers (its second request carries the file's text).
+      { match: TASKS[0]!, toolCalls: [{ name: "read", arguments: { path: "alpha.ts" } }], chunks: [] },
+      ...TASKS.map((task, i) => ({ match: i === 0 ? "export const alpha" : task, text: `Found it: ${RESULTS[i]} in alpha.ts`, chunkCount: 4, chunkDelayMs: 40 })),
       { match: RESULTS[2]!, text: `Summary: ${RESULTS.join(", ")}.` },
     );
     const r = await run(b, ["-p", "FANOUT: explore three things", "--model", "coder:7b", "--output-format", "stream-json"], { OLLAMA_HOST: fake.url });
     expect(r.code).toBe(0);
     const chats = fake.requests.filter((q) => q.path === "/api/chat");
     const children = chats.filter((q) => TASKS.some((task) => JSON.stringify((q.body as { messages: unknown }).messages).includes(task)) && !JSON.stringify(q.body).includes("FANOUT"));
-    expect(children).toHaveLength(3);
+    expect(children).toHaveLength(4);
     // Server side: no two child requests were ever open at once.
     expect(overlaps(children as RecordedRequest[])).toBe(1);
     // The children got the explore definition: read-only tools only, a fresh context (just the task).
@@ -56,6 +58,10 @@ describe("subagents (compiled binary)", () => {
       expect(body.tools.map((t) => t.function.name).sort()).toEqual(["glob", "read", "search", "tree"]);
       expect(body.messages.filter((m) => m.role === "user")).toHaveLength(1);
     }
+    // The child's own tool call is in the stream, labelled with the child and its parent.
+    const childTool = streamEvents(r.stdout).find((e) => e.type === "tool.started" && e.name === "read");
+    expect(childTool).toMatchObject({ parentId: "main" });
+    expect(String(childTool!.agentId)).toMatch(/^agent_\d+$/);
     const last = JSON.stringify((chats.at(-1)!.body as { messages: unknown }).messages);
     for (const res of RESULTS) expect(last).toContain(res);
     const events = streamEvents(r.stdout);

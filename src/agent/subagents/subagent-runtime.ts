@@ -245,6 +245,9 @@ export class SubagentRuntime {
   }
 
   private onChildEvent(info: ChildInfo, e: AgentEvent): void {
+    // The child's tool calls go out too, labelled: stream-json shows them, the session file keeps them (the
+    // child's own transcript); UIs keep them out of the main transcript.
+    if (e.type === "tool.started" || e.type === "tool.completed") this.env.publish({ ...e, agentId: info.agentId, parentId: info.parentId });
     if (e.type === "tool.started") info.currentTool = e.title || e.name;
     else if (e.type === "tool.completed") info.currentTool = undefined;
     else if (e.type === "message.completed") info.turns++;

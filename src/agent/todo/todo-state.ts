@@ -33,7 +33,7 @@ export class TodoState {
 
   /** The `todo.updated` event a session event implies (a successful todo call), after adopting its list. */
   observe(e: AgentEvent): Extract<AgentEvent, { type: "todo.updated" }> | undefined {
-    if (e.type !== "tool.completed" || e.isError || canonicalToolName(e.name) !== "todo") return undefined;
+    if (e.type !== "tool.completed" || e.isError || e.agentId || canonicalToolName(e.name) !== "todo") return undefined;
     const parsed = todosSchema.safeParse(e.details?.todos);
     if (!parsed.success) return undefined;
     this.list = parsed.data;

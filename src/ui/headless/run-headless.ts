@@ -68,6 +68,8 @@ export async function runHeadless(o: HeadlessOptions): Promise<HeadlessResult> {
   const streamJson = o.format === "stream-json" ? new DeltaCoalescer((e) => o.stdout.write(`${JSON.stringify(e)}\n`)) : null;
   const handle = (e: AgentEvent): void => {
     streamJson?.push(e);
+    // A subagent's tool calls: in stream-json only (above), not the run's own lines or result.
+    if ((e.type === "tool.started" || e.type === "tool.completed") && e.agentId) return;
     switch (e.type) {
       case "session.started":
         sessionId = e.sessionId;

@@ -76,6 +76,8 @@ export async function runPlain(session: SessionLike, input: NodeJS.ReadableStrea
     for (const e of display.apply(raw)) onEvent(e);
   });
   function onEvent(e: AgentEvent): void {
+    // A subagent's tool calls (issue 20) are not the session's own lines.
+    if ((e.type === "tool.started" || e.type === "tool.completed") && e.agentId) return;
     switch (e.type) {
       case "turn.started":
         running = true;

@@ -170,6 +170,8 @@ export function initialViewState(o: InitialViewOptions): ViewState {
 
 /** `now` stamps turn starts; pass the renderer clock in the app, anything fixed in tests. */
 export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
+  // A subagent's own tool calls (issue 20) are not the main transcript's; the live group shows them.
+  if ((input.type === "tool.started" || input.type === "tool.completed") && input.agentId) return state;
   switch (input.type) {
     case "session.started":
       return { ...state, status: { ...state.status, provider: input.provider, model: input.model } };
