@@ -75,7 +75,7 @@ describe("headless (compiled binary)", () => {
     const proc = Bun.spawnSync([b.bin, "agents", "init"], { cwd: tmp, env: { ...b.env } });
     expect(proc.exitCode).toBe(0);
     const files = readdirSync(join(tmp, ".chatcli/agents")).sort();
-    expect(files).toEqual(["coder.md", "devops.md", "documenter.md", "planner.md", "refactorer.md", "reviewer.md", "security-auditor.md", "tester.md"]);
+    expect(files).toEqual(["coder.md", "devops.md", "documenter.md", "explore.md", "general.md", "planner.md", "refactorer.md", "reviewer.md", "security-auditor.md", "tester.md"]);
     expect(readFileSync(join(tmp, ".chatcli/agents/reviewer.md"), "utf8")).toContain("tools: read, search, glob, tree, exec");
     rmSync(tmp, { recursive: true, force: true });
     const bad = await run(b, ["-p", "x", "--agent", "nobody", "--model", "qwen3:8b"], env());
