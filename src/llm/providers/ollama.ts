@@ -61,9 +61,13 @@ export const OLLAMA_DEFAULT_NUM_CTX_CAP = 32_768;
 /** What Ollama itself uses when /api/show says nothing. */
 export const OLLAMA_FALLBACK_CONTEXT = 8_192;
 
-const chunkSchema = z.looseObject({
+/**
+ * One streamed line. Unknown keys are stripped, not kept: nothing reads them, and a stripping object parses
+ * ~4x faster in zod 4 (no catch-all walk over `model`, `created_at`, `role`) — this runs once per chunk.
+ */
+const chunkSchema = z.object({
   message: z
-    .looseObject({
+    .object({
       content: z.string().optional(),
       thinking: z.string().optional(),
       tool_calls: z

@@ -38,6 +38,8 @@ export class MarkupHoldback {
   private printed = "";
   private buffer = "";
   private holding = false;
+  /** `printed` is empty or ends with "\n" (kept here: `printed` is a long rope, and endsWith flattens it per delta). */
+  private atLine = true;
 
   constructor(private readonly write: (s: string) => void) {}
 
@@ -46,7 +48,7 @@ export class MarkupHoldback {
     if (this.holding) return;
     this.buffer += text;
     // a leading "\n" stands for the line start the buffer begins at, so line-start triggers match there too
-    const atLine = this.printed === "" || this.printed.endsWith("\n");
+    const atLine = this.atLine;
     const lower = (atLine ? "\n" : "") + this.buffer.toLowerCase();
     const shift = atLine ? 1 : 0;
     let cut = TRIGGER_RE.exec(lower)?.index ?? -1;
@@ -78,12 +80,14 @@ export class MarkupHoldback {
     this.printed = "";
     this.buffer = "";
     this.holding = false;
+    this.atLine = true;
     return all;
   }
 
   private emit(s: string): void {
     if (!s) return;
     this.printed += s;
+    this.atLine = s.endsWith("\n");
     this.write(s);
   }
 }

@@ -27,7 +27,12 @@ export function onDelta(state: ViewState, e: Extract<AgentEvent, { type: "messag
   const prevTail = s.live.tail;
   const uncommitted = prevTail + (e.text ?? "");
   const from = s.live.scan?.tailLength === prevTail.length ? s.live.scan : FRESH_SCAN;
-  const { finished, rest, scan } = scanFinishedBlocks(uncommitted, from);
+  // A delta without a line break cannot finish a block: the scan just moves its end (scanning would flatten the
+  // tail, a rope, on every chunk).
+  const { finished, rest, scan } =
+    from !== FRESH_SCAN && !(e.text ?? "").includes("\n")
+      ? { finished: [], rest: uncommitted, scan: { ...from, tailLength: uncommitted.length } }
+      : scanFinishedBlocks(uncommitted, from);
   let committedChars = s.live.committedChars;
   if (thinking && /\S/.test(uncommitted)) {
     items = [...items, { kind: "thinking", text: thinking }];

@@ -55,6 +55,7 @@ export class TuiApp {
   private readonly approvalText: TextRenderable;
   private readonly completionText: TextRenderable;
   private readonly statusLine: TextRenderable;
+  private statusShown: string | null = null;
   private readonly picker: Picker;
   private readonly rewindMenu: RewindMenu | null;
   private readonly history: PromptHistory;
@@ -350,7 +351,9 @@ export class TuiApp {
     let hint = this.input.hint;
     const search = this.input.search;
     if (search) hint = t("tui.search", { query: search.query, match: search.match.split("\n")[0] ?? "" });
-    this.statusLine.content = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint, this.statusWidth(), vimLabel(this.internals));
+    const text = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint, this.statusWidth(), vimLabel(this.internals));
+    // Every sync lands here (30 a second while streaming): an unchanged line is not re-encoded and re-laid out.
+    if (text !== this.statusShown) this.statusLine.content = this.statusShown = text;
   }
 
   /** Cells the status line may use (it has one column of left padding). */
