@@ -44,13 +44,12 @@ export async function* guardStream(
     waitingSince = Date.now();
     timer ??= setTimeout(check, opts.idleMs);
   };
-  // One abort listener for the whole stream; each read races it.
-  const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(new DOMException("aborted", "AbortError"));
-    if (inner.signal.aborted) fail();
-    else inner.signal.addEventListener("abort", fail, { once: true });
-  });
-  aborted.catch(() => undefined);
+  // One abort listener for the whole stream; it fails the read being awaited. (Not Promise.race with one
+  // long-lived promise: every race leaves a reaction on it, 20,000 per long answer, kept until the stream ends.)
+  const abortError = () => new DOMException("aborted", "AbortError");
+  let failRead: ((err: unknown) => void) | null = null;
+  const onInnerAbort = () => failRead?.(abortError());
+  inner.signal.addEventListener("abort", onInnerAbort, { once: true });
   let iterator: AsyncIterator<LlmEvent> | undefined;
   try {
     iterator = raw(inner.signal)[Symbol.asyncIterator]();
@@ -58,7 +57,12 @@ export async function* guardStream(
     for (;;) {
       const read = iterator.next();
       read.catch(() => undefined); // an abort wins the race; the read's own rejection stays handled
-      const next = await Promise.race([read, aborted]);
+      if (inner.signal.aborted) throw abortError();
+      const next = await new Promise<IteratorResult<LlmEvent>>((resolve, reject) => {
+        failRead = reject;
+        read.then(resolve, reject);
+      });
+      failRead = null;
       waitingSince = null;
       if (next.done) {
         // A raw stream that ends without done/error (a connection closed between events) is a failure.
@@ -78,6 +82,7 @@ export async function* guardStream(
   } finally {
     if (timer) clearTimeout(timer);
     outer?.removeEventListener("abort", onAbort);
+    failRead = null;
     if (!inner.signal.aborted) inner.abort();
     iterator?.return?.(undefined).catch(() => undefined);
   }

@@ -44,6 +44,12 @@ export class ThinkSplitter {
   private drain(final: boolean): SplitPiece[] {
     const out: SplitPiece[] = [];
     for (;;) {
+      // Every tag begins with "<": without one there is no tag and nothing to hold back (most chunks).
+      if (!this.buffer.includes("<")) {
+        this.emit(out, this.buffer);
+        this.buffer = "";
+        return out;
+      }
       const lower = this.buffer.toLowerCase();
       const hit = this.closeTag ? firstOf(lower, [this.closeTag]) : this.firstAnswerTag(lower);
       if (hit) {
