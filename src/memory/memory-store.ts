@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWrite, readJson, writeJson } from "./json-file.ts";
-import { withLock } from "./lock.ts";
+import { withLock } from "../util/file-lock.ts";
 import { appendJournal, lastUndoable, readJournal, type DocName, type JournalEntry } from "./journal.ts";
 import { scopeDir, type MemoryPaths } from "./paths.ts";
 import { factsFileSchema, profileFileSchema, trackerFileSchema, type Fact, type ProfileFile, type Scope, type TrackerFile } from "./types.ts";

@@ -22,7 +22,7 @@ import type { Redactor } from "../store/redact.ts";
 import { COMPACT_EVERY_MS, compact, expireDailyNotes } from "./compactor.ts";
 import { buildExtractionRequest, EXTRACTION_TIMEOUT_MS, parseExtractionReply, transcriptOf } from "./extraction.ts";
 import { readJson, writeJson } from "./json-file.ts";
-import { withLock } from "./lock.ts";
+import { withLock } from "../util/file-lock.ts";
 import type { MemoryStore } from "./memory-store.ts";
 import { ingest, type IngestResult } from "./reconcile.ts";
 import { worthExtracting } from "./signals.ts";

@@ -12,6 +12,7 @@
  * (`@coder read` = `read`). Files are written atomically (temp file + rename), mode 0600 in a 0700 directory.
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { withLock } from "../../util/file-lock.ts";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { normalizePattern } from "./rule-match.ts";
@@ -95,6 +96,12 @@ export function loadRules(userFile: string, projectFile: string): PolicyRule[] {
 
 /** Adds (or replaces, by pattern) rules in `file`, atomically. Throws PolicyFileError if the file is invalid. */
 export function addRules(file: string, rules: ReadonlyArray<{ pattern: string; action: RuleAction }>): void {
+  // Two chatcli processes answering "always" at once: the second re-reads under the lock, so neither rule is lost.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  withLock(`${file}.lock`, () => writeRules(file, rules));
+}
+
+function writeRules(file: string, rules: ReadonlyArray<{ pattern: string; action: RuleAction }>): void {
   const current = readPolicyFile(file) ?? { rules: [] };
   const byPattern = new Map(current.rules.map((r) => [normalizePattern(r.pattern), r] as const));
   for (const r of rules) byPattern.set(normalizePattern(r.pattern), { pattern: normalizePattern(r.pattern), action: r.action });

@@ -1,6 +1,6 @@
 /**
- * A cross-process lock file (`O_EXCL` create) around every read-modify-write of the memory files, so two
- * chatcli processes writing at once lose nothing. A lock left by a dead process, or older than STALE_MS, is
+ * A cross-process lock file (`O_EXCL` create) around a read-modify-write of a shared file (the memory files, the
+ * permission policy's "always" rules), so two chatcli processes writing at once lose nothing. A lock left by a dead process, or older than STALE_MS, is
  * broken. Synchronous on purpose: the critical sections are a few small file reads and writes.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
@@ -25,7 +25,7 @@ export function withLock<T>(lockPath: string, body: () => T): T {
         rmSync(lockPath, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new LockTimeoutError(`memory lock ${lockPath} is held by another process`);
+      if (Date.now() > deadline) throw new LockTimeoutError(`lock ${lockPath} is held by another process`);
       Atomics.wait(sleeper, 0, 0, 5 + Math.floor(Math.random() * 10));
     }
   }
