@@ -139,6 +139,9 @@ export class SessionFileWriter {
   }
 }
 
+/** A child's transcript as the session file keeps it (a `subagent` record). */
+export type SubagentTranscript = Omit<Extract<SessionRecord, { type: "subagent" }>, "v" | "ts" | "type">;
+
 export interface LoadedSession {
   file: string;
   meta: MetaRecord;
@@ -152,6 +155,8 @@ export interface LoadedSession {
   events: SessionRecord[];
   /** Everything the TUI reducer needs to redraw the transcript, in order. */
   viewEvents: AgentEvent[];
+  /** Finished children's own transcripts (issue 20), in the order they ended. */
+  children: SubagentTranscript[];
   /** The model in use at the end (after switches). */
   lastModel: { provider: string; model: string };
   messageCount: number;
@@ -191,6 +196,7 @@ export function parseSession(file: string, text: string): LoadedSession {
   };
   const events: SessionRecord[] = [];
   const viewEvents: AgentEvent[] = [];
+  const children: SubagentTranscript[] = [];
   let newer = 0;
   let unresolved = 0;
   // A damaged file can have a bad line per record: the first few are named, the rest counted in one warning
@@ -245,6 +251,11 @@ export function parseSession(file: string, text: string): LoadedSession {
       case "view":
         viewEvents.push(viewEventFrom(r.event, afterRebuild));
         return;
+      case "subagent": {
+        const { v: _v, ts: _ts, type: _t, ...child } = r;
+        children.push(child);
+        return;
+      }
       default:
         events.push(r);
         viewEvents.push(viewEventOf(r)!);
@@ -268,6 +279,7 @@ export function parseSession(file: string, text: string): LoadedSession {
     nextEntry,
     events,
     viewEvents,
+    children,
     lastModel,
     messageCount: history.filter((m) => m.role !== "system").length,
     warnings,

@@ -152,6 +152,11 @@ export class SessionRecorder {
       case "model.changed":
         this.meta = { ...this.meta, provider: e.provider, model: e.model };
         return this.write({ type: "model_switch", provider: e.provider, model: e.model });
+      case "subagent.completed": {
+        const { messages, ...rest } = e;
+        if (messages) this.write({ type: "subagent", agentId: e.agentId, parentId: e.parentId, agent: e.agent, description: e.description ?? "", status: e.status, messages });
+        return this.write({ type: "view", event: rest });
+      }
       case "history.replaced":
         // The messages are in the `replace` record written just before (Session writes history first).
         return this.write({ type: "view", event: { type: "history.replaced", messages: [] } });

@@ -15,6 +15,9 @@
  * - `replace`: the whole history replaced. Written by older builds (each pipeline pass, compaction, rewind);
  *   still read, no longer written.
  * - `compaction` / `checkpoint` / `tool_use_summary` / `model_switch`: events of note.
+ * - `subagent`: a finished child's own transcript (issue 20; additive, older readers skip it as invalid): its id,
+ *   the agent that called it, its definition, task, how it ended and its messages. The `subagent.completed`
+ *   view record next to it is stored without the messages.
  * - `view`: the other AgentEvents the TUI reducer draws from (turns, answers, tools, notices), so a resumed
  *   session is rendered by the same reducer exactly as it was. Streaming deltas are coalesced into one delta
  *   per message (the markdown splitter is prefix-stable, so the result is the same).
@@ -74,6 +77,16 @@ export const sessionRecordSchema = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("checkpoint"), event: eventSchemaOf("checkpoint.saved") }),
   z.object({ ...base, type: z.literal("tool_use_summary"), batchId: z.string(), label: z.string(), callIds: z.array(z.string()) }),
   z.object({ ...base, type: z.literal("model_switch"), provider: z.string(), model: z.string() }),
+  z.object({
+    ...base,
+    type: z.literal("subagent"),
+    agentId: z.string().min(1),
+    parentId: z.string(),
+    agent: z.string(),
+    description: z.string(),
+    status: z.string(),
+    messages: z.array(messageSchema),
+  }),
   /** `history.replaced` is stored without its messages: they are the history after the `history`/`replace` record just before. */
   z.object({ ...base, type: z.literal("view"), event: z.preprocess(legacyDelta, agentEventSchema) }),
 ]);
@@ -90,6 +103,7 @@ export function viewEventOf(r: SessionRecord): AgentEvent | undefined {
     case "message":
     case "history":
     case "replace":
+    case "subagent":
       return undefined;
     case "compaction":
     case "checkpoint":

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import type { AgentEvent } from "../../protocol/events.ts";
 import type { SystemPart, ToolSpec, Usage } from "../../protocol/llm.ts";
+import type { Message } from "../../protocol/message.ts";
 import type { ApprovalAnswer } from "../run-deps.ts";
 import type { ApprovalRequest, ToolCallRequest, ToolHost, ToolRunContext, ToolRunResult } from "../tool-host.ts";
 import type { ModelBinding, TextProtocol, TurnOptions } from "../session/session-options.ts";
@@ -255,7 +256,7 @@ export class SubagentRuntime {
     this.env.publish({ type: "subagent.progress", agentId: info.agentId, parentId: info.parentId, turns: info.turns, tokens: info.tokens, ...(info.currentTool ? { currentTool: info.currentTool } : {}), elapsedMs: this.now() - info.startedAt });
   }
 
-  private finish(info: ChildInfo, r: { status: ChildStatus; text: string; turns: number; error?: string }, call: ToolCallRequest): ToolRunResult {
+  private finish(info: ChildInfo, r: { status: ChildStatus; text: string; turns: number; error?: string; history?: Message[] }, call: ToolCallRequest): ToolRunResult {
     info.status = r.status;
     info.turns = Math.max(info.turns, r.turns);
     info.endedAt = this.now();
@@ -273,6 +274,8 @@ export class SubagentRuntime {
       tokens: info.tokens,
       durationMs: info.endedAt - info.startedAt,
       result: text,
+      description: info.description,
+      ...(r.history ? { messages: r.history } : {}),
     });
     return { text, isError: r.status !== "completed", ...(r.status !== "completed" ? { errorCode: `subagent_${r.status}` } : {}), details: { agentId: info.agentId, agent: info.agent, status: r.status, turns: info.turns, tokens: info.tokens } };
   }

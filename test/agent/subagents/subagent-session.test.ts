@@ -1,7 +1,7 @@
 // Subagents in a wired session (the real tool host, policy, recorder): tokens attributed to the child, `/agents`,
 // approvals labelled with the child and denied headless, the children listed again after --resume.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSession } from "../../../src/store/session-file.ts";
 import { withSubagentCommands } from "../../../src/cli/subagent-commands.ts";
@@ -60,6 +60,45 @@ describe("subagents in a session", () => {
     const text = await resumedList.handle("agents", "")!;
     expect(text).toContain("explore (agent_1) · find the port");
     expect(text).toContain("explore (agent_2) · again");
+  });
+
+  test("the child's own transcript is saved in the session file (a subagent record) and survives --resume", async () => {
+    const h = track(
+      harness({
+        replies: [
+          { toolCalls: [{ name: "agent", args: { agent: "explore", description: "find the port", prompt: "Which port does config.ini set?" } }] },
+          { toolCalls: [{ name: "read", args: { path: "config.ini" } }] },
+          { text: "port 8080 (config.ini:1)" },
+          { text: "The port is 8080." },
+        ],
+      }),
+    );
+    writeFileSync(join(h.project, "config.ini"), "port=8080\n");
+    await h.run("what port?");
+    h.wired.session.submit({ type: "shutdown" });
+    await h.wired.session.idle();
+    const file = h.wired.recorder!.file;
+    const records = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; event?: { type: string; messages?: unknown } });
+    // The view record of the child's end carries no copy of the messages: they are in the subagent record only.
+    const done = records.find((r) => r.type === "view" && r.event?.type === "subagent.completed")!;
+    expect(done.event!.messages).toBeUndefined();
+    const loaded = loadSession(file);
+    expect(loaded.children).toHaveLength(1);
+    const child = loaded.children[0]!;
+    expect(child).toMatchObject({ agentId: "agent_1", parentId: "main", agent: "explore", description: "find the port", status: "completed" });
+    expect(child.messages[0]).toMatchObject({ role: "user", content: "Which port does config.ini set?" });
+    expect(child.messages.some((m) => m.role === "tool" && m.content.includes("port=8080"))).toBe(true);
+    expect(child.messages.at(-1)).toMatchObject({ role: "assistant", content: "port 8080 (config.ini:1)" });
+    // The main history does not contain the child's messages.
+    expect(loaded.history.some((m) => m.content === "Which port does config.ini set?")).toBe(false);
+
+    // --resume and a new turn: the earlier child's transcript is still in the file, next to the new one.
+    const second = harness({ root: h.root, resume: loaded, replies: [{ text: "ok" }] });
+    cleanups.push(() => second.wired.dispose());
+    await second.run("thanks");
+    second.wired.session.submit({ type: "shutdown" });
+    await second.wired.session.idle();
+    expect(loadSession(second.wired.recorder!.file).children.map((c) => c.agentId)).toEqual(["agent_1"]);
   });
 
   test("a child's write needs approval like the parent's: headless it is denied", async () => {
