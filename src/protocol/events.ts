@@ -222,9 +222,9 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     tokens: z.number(),
     durationMs: z.number(),
     result: z.string(),
+    description: z.string().optional(),
     /** The child's own transcript (additive): the session file keeps it as a `subagent` record; UIs may show it. */
     messages: z.array(messageSchema).optional(),
-    description: z.string().optional(),
   }),
 ]);
 export type AgentEvent = z.infer<typeof agentEventSchema>;
