@@ -279,7 +279,7 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   if (cmd.noTui || !process.stdout.isTTY) startWorker();
   else void afterFirstFrame().then(startWorker);
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
-  const daily = withSubagentCommands(createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot }), wired.subagents, session, resume?.viewEvents);
+  const daily = withSubagentCommands(createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot }), wired.subagents, session, resume?.viewEvents, resume?.children);
   // Bell / OSC when a long turn ends or an approval waits (settings `notify`); only to a terminal.
   const notify = createNotifier({ config: notifyConfig(cfg.settings.notify), out: process.stdout, env: cfg.env });
   if (notify) session.subscribe(notify);
@@ -321,7 +321,7 @@ async function runInteractive(
   resolved: Awaited<ReturnType<typeof resolveModel>>,
   session: import("./agent/session/session.ts").Session,
   usage: import("./llm/usage.ts").UsageTracker,
-  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions; skills?: ExtRuntime; extStart?: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }>; mcp?: { manager: McpManager; slash: ReturnType<typeof createMcpSlash> }; mcpWarnings?: string[]; memory?: import("./memory/runtime.ts").MemoryRuntime } = { replay: [] },
+  extras: { replay: import("./protocol/events.ts").AgentEvent[]; slash?: SlashHandler; daily?: SlashHandler & { picker?(): import("./ui/tui/tui-app-options.ts").PickerFlow | undefined }; checkpoints?: import("./agent/checkpoints.ts").CheckpointStore; sandbox?: SandboxRuntime; ext?: import("./ext/hooks/wire-extensions.ts").Extensions; skills?: ExtRuntime; extStart?: Promise<{ events: import("./protocol/events.ts").AgentEvent[] }>; mcp?: { manager: McpManager; slash: ReturnType<typeof createMcpSlash> }; mcpWarnings?: string[]; memory?: import("./memory/runtime.ts").MemoryRuntime } = { replay: [] },
 ): Promise<number> {
   // Provider errors read the same in every mode: where it looked and what to do (describe-error.ts).
   const describe = (e: import("./protocol/llm.ts").LlmError): string => {
@@ -392,7 +392,7 @@ async function runInteractive(
     onSlashCommand,
     ...(cfg.settings.editor?.vim ? { vim: true } : {}),
     ...(cfg.settings.ui?.theme ? { theme: cfg.settings.ui.theme } : {}),
-    onPickerCommand: async (name, args) => (name !== "memory" ? undefined : !args.trim() ? memoryPickerFlow(cfg, extras.memory) : memoryForgetFlow(cfg, extras.memory, args)),
+    onPickerCommand: async (name, args) => (name === "agents" && !args.trim() ? extras.daily?.picker?.() : name !== "memory" ? undefined : !args.trim() ? memoryPickerFlow(cfg, extras.memory) : memoryForgetFlow(cfg, extras.memory, args)),
   });
 }
 

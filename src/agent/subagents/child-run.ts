@@ -38,6 +38,8 @@ export interface ChildRunSpec {
   /** SubagentStop hook: a reason to keep going, or undefined. */
   onStop?: (continued: boolean) => Promise<string | undefined>;
   now?: () => number;
+  /** The array the child's conversation is kept in (a UI reads it while the child runs); fresh when absent. */
+  history?: Message[];
 }
 
 export interface ChildRunResult extends ChildOutcome {
@@ -48,7 +50,7 @@ export interface ChildRunResult extends ChildOutcome {
 export async function runChild(s: ChildRunSpec): Promise<ChildRunResult> {
   const timeout = AbortSignal.timeout(s.timeoutMs);
   const signal = AbortSignal.any([s.signal, s.cancel, timeout]);
-  const history: Message[] = [];
+  const history: Message[] = s.history ?? [];
   const first = s.contexts?.length ? `${s.task}\n\n<hook-context>\n${s.contexts.join("\n")}\n</hook-context>` : s.task;
   history.push({ role: "user", content: first });
   let seq = 0;

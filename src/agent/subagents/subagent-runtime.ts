@@ -89,6 +89,8 @@ export interface ChildInfo {
   startedAt: number;
   endedAt?: number;
   cancel: AbortController;
+  /** The child's conversation so far (its transcript), live while it runs. */
+  history: Message[];
 }
 
 export class SubagentRuntime {
@@ -151,7 +153,7 @@ export class SubagentRuntime {
     }
     this.started++;
     const agentId = `agent_${this.idBase + this.started}`;
-    const info: ChildInfo = { agentId, parentId, agent: def.name, description: args.description, depth, status: "queued", turns: 0, tokens: 0, startedAt: this.now(), cancel: new AbortController() };
+    const info: ChildInfo = { agentId, parentId, agent: def.name, description: args.description, depth, status: "queued", turns: 0, tokens: 0, startedAt: this.now(), cancel: new AbortController(), history: [] };
     this.children.push(info);
     this.env.publish({ type: "subagent.started", agentId, parentId, callId: call.id, agent: def.name, description: args.description, depth });
     let releaseSlot: (() => void) | undefined;
@@ -212,6 +214,7 @@ export class SubagentRuntime {
       timeoutMs: (def.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
       signal: ctx.signal,
       cancel: info.cancel.signal,
+      history: info.history,
       contexts,
       requestApproval: (req, signal) => this.env.requestApproval({ ...req, reason: `subagent ${def.name} (${info.agentId}): ${req.reason}` }, signal),
       recordUsage: (u, model, providerId) => {

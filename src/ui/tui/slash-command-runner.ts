@@ -63,7 +63,7 @@ export async function runSlashCommand(app: TuiInternals, name: string, args: str
 
 function helpText(commands: readonly SlashCommand[]): string {
   const cmds = commands.map((c) => `/${c.name.padEnd(10)} ${c.description}`).join("\n");
-  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3"), t("tui.helpKeysShell"), t("help.imagePaste"), t("help.vimKeys")].join("\n");
+  const keys = [t("tui.helpKeys1"), t("tui.helpKeys2"), t("tui.helpKeys3"), t("tui.helpKeysShell"), t("help.imagePaste"), t("help.vimKeys"), t("help.agentsPicker")].join("\n");
   return `${cmds}\n${keys}`;
 }
 
