@@ -99,6 +99,17 @@ describe("subagents in a session", () => {
     second.wired.session.submit({ type: "shutdown" });
     await second.wired.session.idle();
     expect(loadSession(second.wired.recorder!.file).children.map((c) => c.agentId)).toEqual(["agent_1"]);
+    // The resumed session's /agents picker opens the saved child's transcript.
+    const resumed = withSubagentCommands(none, second.wired.subagents, second.wired.session, loaded.viewEvents, loaded.children);
+    const flow = resumed.picker()!;
+    expect(flow.items.map((i) => i.value)).toEqual(["agent_1"]);
+    const actions = (await flow.pick("agent_1")) as { items: Array<{ value: string }>; pick(v: string): Promise<unknown> };
+    expect(actions.items.map((i) => i.value)).toEqual(["show"]);
+    const shown = (await actions.pick("show")) as { notice: string };
+    expect(shown.notice).toContain("› Which port does config.ini set?");
+    expect(shown.notice).toContain("⎿ read: ");
+    expect(shown.notice).toContain("port=8080");
+    expect(shown.notice).toContain("port 8080 (config.ini:1)");
   });
 
   test("a child's write needs approval like the parent's: headless it is denied", async () => {
