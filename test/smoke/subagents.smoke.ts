@@ -2,7 +2,7 @@
 // at a time by default) the server sees their requests strictly one after another; on an OpenAI-compatible server
 // configured for 3 they overlap; the parent's last request carries all three results and its answer uses them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeOllama, type FakeOllama, type RecordedRequest } from "../support/fake-ollama.ts";
 import { startFakeSse, type FakeSseServer, type FakeSseReply, type RecordedSseRequest } from "../support/fake-sse-servers.ts";
@@ -75,6 +75,20 @@ describe("subagents (compiled binary)", () => {
     }
     const result = events.find((e) => e.type === "message.completed" && JSON.stringify(e).includes("Summary:"));
     expect(JSON.stringify(result)).toContain(RESULTS.join(", "));
+
+    // The children's own transcripts are in the session file and are still there after --resume.
+    const sessions = join(b.env.CHATCLI_HOME!, "sessions");
+    const id = readdirSync(sessions).find((f) => f.endsWith(".jsonl"))!.replace(/\.jsonl$/, "");
+    fake.enqueue({ match: "AFTERRESUME", text: "ok" });
+    const again = await run(b, ["--resume", id, "-p", "AFTERRESUME", "--model", "coder:7b"], { OLLAMA_HOST: fake.url });
+    expect(again.code).toBe(0);
+    const records = readFileSync(join(sessions, `${id}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; agentId?: string; messages?: Array<{ role: string; content: string }> });
+    const kids = records.filter((rec) => rec.type === "subagent");
+    expect(kids).toHaveLength(3);
+    const first = kids.find((k) => JSON.stringify(k.messages).includes(TASKS[0]!))!;
+    expect(first.messages!.some((m) => m.role === "tool" && m.content.includes("export const alpha"))).toBe(true);
+    expect(first.messages!.at(-1)!.content).toContain(RESULTS[0]!);
+    expect(records.some((rec) => rec.type === "message" && JSON.stringify(rec).includes("AFTERRESUME"))).toBe(true);
   }, 60_000);
 });
 
