@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolHost } from "../../../src/agent/tool-host.ts";
 import { ScriptedProvider, deferred } from "../../support/scripted-provider.ts";
+import { subagentPickerFlow } from "../../../src/cli/subagent-picker.ts";
+import { foldSubagent, type SubagentRow } from "../../../src/ui/shared/subagent-view.ts";
 import { agentCall, subagentRig, toolResults, type Rig } from "./subagent-rig.ts";
 
 let rig: Rig | undefined;
@@ -92,6 +94,36 @@ describe("subagents", () => {
     const results = toolResults(rig.history);
     expect(results[0]!.content).toContain("was cancelled");
     expect(results[1]!.content).toBe("fine result");
+  });
+
+  test("the agents picker: a running child's live transcript, cancelling it alone; the finished one's transcript", async () => {
+    const never = deferred();
+    const children = { stuck: { provider: new ScriptedProvider([{ text: "x", gate: never.promise }]) }, fine: { provider: new ScriptedProvider([{ text: "fine result" }]) } };
+    const main = new ScriptedProvider([{ toolCalls: [agentCall("stuck", "s"), agentCall("fine", "f")] }, { text: "end" }]);
+    rig = subagentRig({ main, children, limit: 2 });
+    const running = rig.run();
+    await children.stuck.provider.requested(1);
+    const r = rig;
+    const rows = () => r.published.reduce<SubagentRow[]>((acc, e) => (e.type === "subagent.started" || e.type === "subagent.progress" || e.type === "subagent.completed" ? foldSubagent(acc, e, 0) : acc), []);
+    const saved = () => new Map(r.published.flatMap((e) => (e.type === "subagent.completed" && e.messages ? [[e.agentId, e.messages] as const] : [])));
+    const flow = () =>
+      subagentPickerFlow({
+        rows,
+        transcript: (id) => r.runtime.children.find((c) => c.agentId === id && c.endedAt === undefined)?.history ?? saved().get(id),
+        cancel: (id) => r.runtime.cancel(id),
+      })!;
+    const stuck = r.runtime.running().find((c) => c.agent === "stuck")!;
+    type Step = { items: Array<{ value: string }>; pick(v: string): Promise<unknown> };
+    const actions = (await flow().pick(stuck.agentId)) as Step;
+    expect(actions.items.map((i) => i.value)).toEqual(["show", "cancel"]);
+    expect(((await actions.pick("show")) as { notice: string }).notice).toContain("› s");
+    expect(((await actions.pick("cancel")) as { notice: string }).notice).toContain(`Cancelled subagent ${stuck.agentId}.`);
+    await running;
+    expect(toolResults(rig.history)[1]!.content).toBe("fine result");
+    const fine = rows().find((x) => x.agent === "fine")!;
+    const fineActions = (await flow().pick(fine.agentId)) as Step;
+    expect(fineActions.items.map((i) => i.value)).toEqual(["show"]);
+    expect(((await fineActions.pick("show")) as { notice: string }).notice).toContain("fine result");
   });
 
   test("a cancelled turn cancels every child and keeps the history valid", async () => {
