@@ -247,53 +247,9 @@ function mapValues(m: Record<string, string>, f: (s: string) => string): Record<
   return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, f(v)]));
 }
 
-/** JSON with `//` and block comments and trailing commas (OpenCode's `.jsonc`, hand-edited settings). */
+/** JSON with `//` and block comments and trailing commas (OpenCode's `.jsonc`, hand-edited settings): Bun's own parser. */
 export function parseJsonc(text: string): Obj {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end + 1);
-      i = end;
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else {
-      out += c;
-    }
-  }
-  const json: unknown = JSON.parse(withoutTrailingCommas(out));
+  const json: unknown = Bun.JSONC.parse(text);
   if (!isObj(json)) throw new Error("not a JSON object");
   return json;
-}
-
-/** The index of the quote that closes the JSON string opening at `start` (past the end when it never closes). */
-function stringEnd(text: string, start: number): number {
-  let i = start + 1;
-  for (; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-  return i;
-}
-
-/** Drops a comma that only whitespace separates from the `}` or `]` after it (outside strings). */
-function withoutTrailingCommas(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end + 1);
-      i = end;
-    } else if (c === ",") {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j]!)) j++;
-      if (text[j] !== "}" && text[j] !== "]") out += c;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
