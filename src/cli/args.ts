@@ -49,6 +49,8 @@ export type CliCommand =
   | { kind: "agents"; flags: CommonFlags; action: "list" | "init"; force: boolean }
   /** `chatcli mcp …`: its own parser (src/cli/commands/mcp-args.ts: a stdio server's words pass through verbatim). */
   | { kind: "mcp"; argv: string[] }
+  /** `chatcli serve …`: its own parser (src/cli/commands/serve.ts). */
+  | { kind: "serve"; argv: string[] }
   /** yargs already printed --help or --version. */
   | { kind: "printed" };
 
@@ -127,6 +129,7 @@ function unknownArgsMessage(msg: string, argv: string[]): string {
 
 export function parseArgs(argv: string[], version: string): CliCommand {
   if (argv[0] === "mcp") return { kind: "mcp", argv: argv.slice(1) };
+  if (argv[0] === "serve") return { kind: "serve", argv: argv.slice(1) };
   let result: CliCommand | undefined;
   const common = (a: Record<string, unknown>): CommonFlags => {
     const f: CommonFlags = {};
@@ -213,6 +216,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
         result = { kind: "auth", flags: common(a), action: a.action as "login" | "logout" | "status", provider: String(a.provider ?? "copilot") };
       },
     )
+    .command("serve", t("args.serve"))
     .command("mcp", t("args.mcp"))
     .command("update", t("args.update"), (y) =>
       y.version(false).option("check", { type: "boolean", default: false, describe: t("args.updateCheck") }).option("version", { type: "string", describe: t("args.updateVersion") }),

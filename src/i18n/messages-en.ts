@@ -11,6 +11,7 @@ import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
 import { enMcpCli } from "./messages-en-mcp-cli.ts";
 import { enMemory } from "./messages-en-memory.ts";
 import { enSubagents } from "./messages-en-subagents.ts";
+import { enServer } from "./messages-en-server.ts";
 
 export const en = {
   ...enCli,
@@ -25,4 +26,5 @@ export const en = {
   ...enMcpCli,
   ...enMemory,
   ...enSubagents,
+  ...enServer,
 } as const;

@@ -12,6 +12,7 @@ import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
 import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
 import { ptBRMemory } from "./messages-pt-br-memory.ts";
 import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
+import { ptBRServer } from "./messages-pt-br-server.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -26,4 +27,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRMcpCli,
   ...ptBRMemory,
   ...ptBRSubagents,
+  ...ptBRServer,
 };

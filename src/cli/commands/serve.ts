@@ -1,0 +1,136 @@
+/**
+ * `chatcli serve`: puts sessions on the wire (issue 22, docs/server.md). Loaded with `await import()` by main.ts
+ * only for this subcommand. This file is the wiring: it builds each hosted session with wireSession (the same
+ * collaborators as the TUI: approvals round-trip to the driving client, autosave, checkpoints) and hands the
+ * transports a SessionHost. Exit codes: 0 done, 1 failure, 2 usage.
+ */
+import { loadConfig } from "../../config/load-config.ts";
+import { permissionModeSchema, type PermissionMode } from "../../protocol/events.ts";
+import { t } from "../../i18n/i18n.ts";
+import { SessionStore } from "../../store/session-store.ts";
+import { loadSession, type LoadedSession } from "../../store/session-file.ts";
+import { serverSchema } from "../../server/json-schema.ts";
+import { SessionHost, type BuiltSession, type SessionFactory } from "../../server/session-host.ts";
+import type { SessionInfo } from "../../server/protocol.ts";
+import { serveStdio } from "../../server/serve-stdio.ts";
+import { VERSION } from "../../version.ts";
+import { UsageError, type CommonFlags } from "../args.ts";
+import { resolveModel } from "../resolve-model.ts";
+import { wireSession } from "../wire-session.ts";
+import { registerOpenAiCompatibleFromSettings } from "../../llm/providers/openai-compatible.ts";
+
+interface Out {
+  write(s: string): unknown;
+}
+
+export interface ServeArgs {
+  stdio: boolean;
+  printSchema: boolean;
+  help: boolean;
+  flags: CommonFlags;
+}
+
+export async function serveCommand(argv: string[], out: Out, err: Out): Promise<number> {
+  let args: ServeArgs;
+  try {
+    args = parseServeArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err.write(`chatcli: ${e.message}\n${t("serve.runHelp")}\n`);
+    return 2;
+  }
+  if (args.help) {
+    out.write(`${t("serve.help")}\n`);
+    return 0;
+  }
+  if (args.printSchema) {
+    out.write(`${JSON.stringify(serverSchema(), null, 2)}\n`);
+    return 0;
+  }
+  if (!args.stdio) {
+    err.write(`chatcli: ${t("serve.needsTransport")}\n${t("serve.runHelp")}\n`);
+    return 2;
+  }
+  const log = (line: string) => err.write(`${t("serve.log.request", { line })}\n`);
+  const host = new SessionHost(createFactory(process.cwd(), process.env, args.flags));
+  const stop = () => void host.shutdown().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  err.write(`${t("serve.log.connected", { client: "stdio" })}\n`);
+  await serveStdio({ host, input: Bun.stdin.stream(), write: (s) => process.stdout.write(s), serverVersion: VERSION, log });
+  err.write(`${t("serve.log.disconnected", { client: "stdio" })}\n`);
+  err.write(`${t("serve.log.shutdown", { count: host.size })}\n`);
+  await host.shutdown();
+  process.off("SIGTERM", stop);
+  process.off("SIGINT", stop);
+  return 0;
+}
+
+export function parseServeArgs(argv: string[]): ServeArgs {
+  const a: ServeArgs = { stdio: false, printSchema: false, help: false, flags: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    const [flag, inline] = word.startsWith("--") && word.includes("=") ? [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)] : [word, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new UsageError(t("serve.missingValue", { flag }));
+      return v;
+    };
+    if (flag === "--stdio") a.stdio = true;
+    else if (flag === "--print-schema") a.printSchema = true;
+    else if (flag === "--help" || flag === "-h") a.help = true;
+    else if (flag === "--provider") a.flags.provider = value();
+    else if (flag === "--model" || flag === "-m") a.flags.model = value();
+    else if (flag === "--permission-mode") a.flags.permissionMode = mode(value());
+    else throw new UsageError(t("serve.unknownFlag", { flag: word }));
+  }
+  return a;
+}
+
+function mode(v: string): PermissionMode {
+  const m = permissionModeSchema.safeParse(v);
+  if (!m.success) throw new UsageError(t("serve.badMode", { modes: permissionModeSchema.options.join(", ") }));
+  return m.data;
+}
+
+/** Sessions built as the TUI builds them (interactive: approvals wait for the driving client's answer). */
+function createFactory(serverCwd: string, env: Record<string, string | undefined>, defaults: CommonFlags): SessionFactory {
+  const store = () => new SessionStore({ home: loadConfig({ cwd: serverCwd, env, flags: {} }).home, env });
+  const build = async (cwd: string, flags: CommonFlags, resume?: LoadedSession): Promise<BuiltSession> => {
+    const cfg = loadConfig({ cwd, env, flags });
+    registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
+    const resolved = await resolveModel(cfg);
+    const wired = wireSession({ cfg, resolved, permissionMode: flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
+    // Project MCP servers nobody approved are not started (as headless); approved ones start in the background.
+    wired.mcp?.startAll();
+    const session = wired.session;
+    return {
+      id: wired.recorder?.id ?? resume?.meta.id ?? "",
+      cwd: cfg.cwd,
+      core: session,
+      provider: () => session.model.providerId,
+      model: () => session.model.model,
+      ...(resume ? { history: resume.history, title: resume.meta.title ?? "" } : {}),
+      dispose: async () => {
+        await wired.ext?.runtime.end("other");
+        await wired.memory?.flush();
+        await wired.mcp?.dispose();
+        wired.dispose();
+      },
+    };
+  };
+  return {
+    create: (p) => build(p.cwd ?? serverCwd, { ...defaults, ...(p.provider ? { provider: p.provider } : {}), ...(p.model ? { model: p.model } : {}), ...(p.permissionMode ? { permissionMode: p.permissionMode } : {}) }),
+    resume: async (ref) => {
+      const found = store().resolve(ref);
+      if (!found) return undefined;
+      const loaded = loadSession(found.file);
+      return build(loaded.meta.cwd || found.projectRoot || serverCwd, { ...defaults, provider: found.provider, model: found.model }, loaded);
+    },
+    resolveId: (ref) => store().resolve(ref)?.id,
+    saved: (): SessionInfo[] =>
+      store()
+        .list()
+        .map((s) => ({ sessionId: s.id, title: s.title, provider: s.provider, model: s.model, cwd: s.projectRoot, live: false, running: false, updatedAt: s.updatedAt, messages: s.messages, clients: 0 })),
+  };
+}
