@@ -192,6 +192,9 @@ export class SessionHost {
 
   private shut(s: Live): Promise<void> {
     s.closing ??= (async () => {
+      // Interrupt and let the turn settle first, so `session.ended` is the session's last event for every client.
+      s.built.core.submit({ type: "interrupt" });
+      await s.built.core.idle();
       s.built.core.submit({ type: "shutdown" });
       await s.built.core.idle();
       await s.built.dispose();
