@@ -182,4 +182,30 @@ describe("chatcli serve --stdio (compiled binary)", () => {
     expect(Object.keys(schema.methods)).toContain("session/rewind");
     expect(Object.keys(schema.notifications)).toContain("session/event");
   }, 60_000);
+  test("session/load resumes a saved session in a new server: history returned, the model sees it", async () => {
+    const first = new Client();
+    await first.request("initialize", { protocolVersion: 1 });
+    const sessionId = ((await first.request("session/new")).result!.session as { sessionId: string }).sessionId;
+    fake.enqueue({ text: "The codeword is PELICAN." });
+    await first.request("session/prompt", { sessionId, text: "remember the codeword" });
+    await first.waitFor((m) => m.params?.event.type === "turn.completed");
+    expect(await first.end()).toBe(0); // stdin closed: the server saves its sessions and exits
+
+    const second = new Client();
+    await second.request("initialize", { protocolVersion: 1 });
+    const listed = (await second.request("session/list")).result!.sessions as Array<{ sessionId: string; live: boolean; title: string }>;
+    expect(listed.find((s) => s.sessionId === sessionId)).toMatchObject({ live: false, title: "remember the codeword" });
+    const loaded = await second.request("session/load", { sessionId });
+    expect(loaded.error).toBeUndefined();
+    expect(loaded.result).toMatchObject({ driver: true, session: { sessionId, live: true } });
+    const history = loaded.result!.history as Array<{ role: string; content: string }>;
+    expect(history.some((m) => m.role === "assistant" && m.content.includes("PELICAN"))).toBe(true);
+    fake.enqueue({ text: "It was PELICAN." });
+    await second.request("session/prompt", { sessionId, text: "what was it?" });
+    await second.waitFor((m) => m.params?.event.type === "turn.completed");
+    const sent = fake.chatRequests().at(-1)!.messages as Array<{ role: string; content: string }>;
+    expect(sent.some((m) => m.role === "assistant" && m.content.includes("PELICAN"))).toBe(true);
+    expect((await second.request("session/load", { sessionId: "no-such-session" })).error!.code).toBe(-32001);
+    expect(await second.end()).toBe(0);
+  }, 60_000);
 });
