@@ -10,6 +10,6 @@ export const enServer = {
   "serve.needsTransport": "serve: only --stdio is available in this build (HTTP, WebSocket and SSE come later)",
   "serve.log.connected": "serve: {client} connected",
   "serve.log.disconnected": "serve: {client} disconnected",
-  "serve.log.request": "serve: {line}",
+  "serve.log.request": "serve: request {line}",
   "serve.log.shutdown": "serve: shutting down, saving {count} session(s)",
 } as const;

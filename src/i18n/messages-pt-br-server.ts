@@ -12,6 +12,6 @@ export const ptBRServer: Record<keyof typeof enServer, string> = {
   "serve.needsTransport": "serve: só --stdio está disponível nesta versão (HTTP, WebSocket e SSE virão depois)",
   "serve.log.connected": "serve: {client} conectado",
   "serve.log.disconnected": "serve: {client} desconectado",
-  "serve.log.request": "serve: {line}",
+  "serve.log.request": "serve: pedido {line}",
   "serve.log.shutdown": "serve: encerrando, salvando {count} sessão(ões)",
 };
