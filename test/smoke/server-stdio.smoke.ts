@@ -208,4 +208,25 @@ describe("chatcli serve --stdio (compiled binary)", () => {
     expect((await second.request("session/load", { sessionId: "no-such-session" })).error!.code).toBe(-32001);
     expect(await second.end()).toBe(0);
   }, 60_000);
+  test("SIGTERM mid-turn ends the turn, saves the session and exits 0; a new server resumes it", async () => {
+    const c = new Client();
+    await c.request("initialize", { protocolVersion: 1 });
+    const sessionId = ((await c.request("session/new")).result!.session as { sessionId: string }).sessionId;
+    fake.enqueue({ text: "word ".repeat(500), chunkCount: 500, chunkDelayMs: 20 });
+    await c.request("session/prompt", { sessionId, text: "a long story about SIGTERM" });
+    await c.waitFor((m) => m.params?.event.type === "message.delta");
+    c.proc.kill("SIGTERM");
+    expect(await c.proc.exited).toBe(0);
+    await c.waitFor((m) => m.params?.event.type === "session.ended", 5_000); // stdout may still be in the pipe
+    const types = c.events(sessionId).map((e) => e.event.type);
+    expect(types.at(-1)).toBe("session.ended");
+    expect(types).toContain("turn.completed");
+
+    const again = new Client();
+    await again.request("initialize", { protocolVersion: 1 });
+    const loaded = await again.request("session/load", { sessionId });
+    expect(loaded.error).toBeUndefined();
+    expect((loaded.result!.history as Array<{ role: string; content: string }>).some((m) => m.role === "user" && m.content.includes("SIGTERM"))).toBe(true);
+    expect(await again.end()).toBe(0);
+  }, 60_000);
 });

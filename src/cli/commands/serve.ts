@@ -53,14 +53,15 @@ export async function serveCommand(argv: string[], out: Out, err: Out): Promise<
   }
   const log = (line: string) => err.write(`${t("serve.log.request", { line })}\n`);
   const host = new SessionHost(createFactory(process.cwd(), process.env, args.flags));
-  const stop = () => void host.shutdown().then(() => process.exit(0));
+  // SIGTERM/SIGINT: stop reading, then the same path as stdin's end (turns end cleanly, every session saved), and
+  // main.ts exits once stdout is flushed.
+  const stopping = new AbortController();
+  const stop = () => stopping.abort();
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   err.write(`${t("serve.log.connected", { client: "stdio" })}\n`);
-  await serveStdio({ host, input: Bun.stdin.stream(), write: (s) => process.stdout.write(s), serverVersion: VERSION, log });
+  await serveStdio({ host, input: Bun.stdin.stream(), write: (s) => process.stdout.write(s), serverVersion: VERSION, log, signal: stopping.signal, onShutdown: (count) => err.write(`${t("serve.log.shutdown", { count })}\n`) });
   err.write(`${t("serve.log.disconnected", { client: "stdio" })}\n`);
-  err.write(`${t("serve.log.shutdown", { count: host.size })}\n`);
-  await host.shutdown();
   process.off("SIGTERM", stop);
   process.off("SIGINT", stop);
   return 0;
