@@ -29,6 +29,8 @@ export const RPC_ERROR = {
   unsupportedVersion: -32003,
   /** A frame bigger than the per-connection cap. */
   messageTooLarge: -32004,
+  /** session/new or session/load could not build the session (no such directory, provider down, bad settings). */
+  sessionStartFailed: -32005,
 } as const;
 
 export const rpcIdSchema = z.union([z.string(), z.number().int()]);

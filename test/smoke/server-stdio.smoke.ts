@@ -175,6 +175,12 @@ describe("chatcli serve --stdio (compiled binary)", () => {
     const c = new Client();
     expect((await c.request("session/list")).error!.code).toBe(-32000);
     expect((await c.request("initialize", { protocolVersion: 99 })).error!.code).toBe(-32003);
+    await c.request("initialize", { protocolVersion: 1 });
+    const noDir = await c.request("session/new", { cwd: join(b.dir, "does-not-exist") });
+    expect(noDir.error).toMatchObject({ code: -32602, message: expect.stringContaining("does-not-exist") });
+    const noModel = await c.request("session/new", { model: "missing:1b" });
+    expect(noModel.error).toMatchObject({ code: -32005, message: expect.stringContaining("missing:1b") });
+    expect((await c.request("session/list")).result).toBeDefined(); // the server goes on
     expect(await c.end()).toBe(0);
     const proc = Bun.spawnSync([b.bin, "serve", "--print-schema"], { cwd: b.dir, env: b.env });
     const schema = JSON.parse(proc.stdout.toString()) as { protocolVersion: number; methods: Record<string, unknown>; notifications: Record<string, unknown> };

@@ -10,8 +10,9 @@ import { t } from "../../i18n/i18n.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { loadSession, type LoadedSession } from "../../store/session-file.ts";
 import { serverSchema } from "../../server/json-schema.ts";
-import { SessionHost, type BuiltSession, type SessionFactory } from "../../server/session-host.ts";
-import type { SessionInfo } from "../../server/protocol.ts";
+import { RpcFailure, SessionHost, type BuiltSession, type SessionFactory } from "../../server/session-host.ts";
+import { RPC_ERROR, type SessionInfo } from "../../server/protocol.ts";
+import { statSync } from "node:fs";
 import { serveStdio } from "../../server/serve-stdio.ts";
 import { VERSION } from "../../version.ts";
 import { UsageError, type CommonFlags } from "../args.ts";
@@ -98,9 +99,16 @@ function mode(v: string): PermissionMode {
 function createFactory(serverCwd: string, env: Record<string, string | undefined>, defaults: CommonFlags): SessionFactory {
   const store = () => new SessionStore({ home: loadConfig({ cwd: serverCwd, env, flags: {} }).home, env });
   const build = async (cwd: string, flags: CommonFlags, resume?: LoadedSession): Promise<BuiltSession> => {
-    const cfg = loadConfig({ cwd, env, flags });
-    registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
-    const resolved = await resolveModel(cfg);
+    if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new RpcFailure(RPC_ERROR.invalidParams, `not a directory: ${cwd}`);
+    // What stops a session from starting (bad settings, provider down, no such model) is the client's to show.
+    const started = await (async () => {
+      const cfg = loadConfig({ cwd, env, flags });
+      registerOpenAiCompatibleFromSettings(cfg.settings.providers?.openaiCompatible ?? []);
+      return { cfg, resolved: await resolveModel(cfg) };
+    })().catch((e: unknown) => {
+      throw new RpcFailure(RPC_ERROR.sessionStartFailed, e instanceof Error ? e.message : String(e));
+    });
+    const { cfg, resolved } = started;
     const wired = wireSession({ cfg, resolved, permissionMode: flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
     // Project MCP servers nobody approved are not started (as headless); approved ones start in the background.
     wired.mcp?.startAll();
