@@ -49,6 +49,8 @@ export type CliCommand =
   | { kind: "agents"; flags: CommonFlags; action: "list" | "init"; force: boolean }
   /** `chatcli mcp …`: its own parser (src/cli/commands/mcp-args.ts: a stdio server's words pass through verbatim). */
   | { kind: "mcp"; argv: string[] }
+  /** `chatcli watch …`: its own parser (src/cli/commands/watch.ts). */
+  | { kind: "watch"; argv: string[] }
   /** yargs already printed --help or --version. */
   | { kind: "printed" };
 
@@ -127,6 +129,7 @@ function unknownArgsMessage(msg: string, argv: string[]): string {
 
 export function parseArgs(argv: string[], version: string): CliCommand {
   if (argv[0] === "mcp") return { kind: "mcp", argv: argv.slice(1) };
+  if (argv[0] === "watch") return { kind: "watch", argv: argv.slice(1) };
   let result: CliCommand | undefined;
   const common = (a: Record<string, unknown>): CommonFlags => {
     const f: CommonFlags = {};
@@ -214,6 +217,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
       },
     )
     .command("mcp", t("args.mcp"))
+    .command("watch", t("args.watch"))
     .command("update", t("args.update"), (y) =>
       y.version(false).option("check", { type: "boolean", default: false, describe: t("args.updateCheck") }).option("version", { type: "string", describe: t("args.updateVersion") }),
       (a) => {
