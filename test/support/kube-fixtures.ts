@@ -5,7 +5,6 @@
 import type { KubeObject, KubeState } from "./fake-kube-api.ts";
 
 export const NOW = Date.parse("2026-12-02T01:00:00Z");
-const ago = (s: number) => new Date(NOW - s * 1000).toISOString();
 const NS = "shop";
 
 function pod(name: string, status: Record<string, unknown>, o: { app?: string; ns?: string } = {}): KubeObject {
@@ -18,9 +17,10 @@ function pod(name: string, status: Record<string, unknown>, o: { app?: string; n
   };
 }
 
-const running = { state: { running: { startedAt: ago(3600) } }, ready: true, restartCount: 0 };
-
-export function kubeFixtures(): Partial<KubeState> {
+/** The objects, their times relative to `now` (the compiled binary's tests pass the real clock). */
+export function kubeFixtures(now = NOW): Partial<KubeState> {
+  const ago = (s: number) => new Date(now - s * 1000).toISOString();
+  const running = { state: { running: { startedAt: ago(3600) } }, ready: true, restartCount: 0 };
   return {
     pods: [
       pod("api-healthy", { phase: "Running", containerStatuses: [{ name: "app", ...running }] }),
@@ -72,7 +72,7 @@ export function kubeFixtures(): Partial<KubeState> {
         spec: { replicas: 3, selector: { matchLabels: { app: "api" } }, progressDeadlineSeconds: 600 },
         status: { replicas: 3, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded", message: "ReplicaSet \"api-7d9\" has timed out progressing.", lastUpdateTime: ago(120) }] },
       },
-      { kind: "Deployment", metadata: { name: "web", namespace: NS, labels: { app: "web" } }, spec: { replicas: 2 }, status: { replicas: 2, readyReplicas: 2, availableReplicas: 2, conditions: [{ type: "Progressing", status: "True", reason: "NewReplicaSetAvailable" }] } },
+      { kind: "Deployment", metadata: { name: "web", namespace: NS, labels: { app: "web" } }, spec: { replicas: 2, selector: { matchLabels: { app: "web" } } }, status: { replicas: 2, readyReplicas: 2, availableReplicas: 2, conditions: [{ type: "Progressing", status: "True", reason: "NewReplicaSetAvailable" }] } },
     ],
     cronjobs: [
       // Every 5 minutes, last ran 2 hours ago: 20+ missed schedules.
