@@ -64,6 +64,39 @@ describe.skipIf(!hasOpenssl())("chatcli watch --once (compiled binary)", () => {
     expect(kube.requests.length).toBe(before);
   });
 
+  test("without --once it keeps watching: the first check, then what resolved; SIGINT ends it with 130", async () => {
+    const kc = kube.writeKubeconfig(b.home, { namespace: "shop" });
+    const proc = Bun.spawn([b.bin, "watch", "--interval", "1s", "--output-format", "json"], { cwd: b.dir, env: { ...b.env, KUBECONFIG: kc }, stdout: "pipe", stderr: "pipe" });
+    const reader = proc.stdout.getReader();
+    const lines: string[] = [];
+    let buf = "";
+    const nextLine = async (): Promise<string> => {
+      while (!buf.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stdout closed; got ${lines.join("|")}`);
+        buf += new TextDecoder().decode(value);
+      }
+      const line = buf.slice(0, buf.indexOf("\n"));
+      buf = buf.slice(buf.indexOf("\n") + 1);
+      lines.push(line);
+      return line;
+    };
+    const original = [...kube.state.pods];
+    try {
+      const first = JSON.parse(await nextLine()) as { appeared: { kind: string }[]; resolved: unknown[] };
+      expect(first.appeared.some((f) => f.kind === "CrashLoopBackOff")).toBe(true);
+      kube.state.pods = original.filter((p) => p.metadata.name !== "api-crash");
+      const second = JSON.parse(await nextLine()) as { appeared: unknown[]; resolved: { kind: string; object: { name: string } }[] };
+      expect(second.appeared).toEqual([]);
+      expect(second.resolved.map((f) => `${f.kind} ${f.object.name}`)).toEqual(["CrashLoopBackOff api-crash"]);
+      proc.kill("SIGINT");
+      expect(await proc.exited).toBe(130);
+    } finally {
+      kube.state.pods = original;
+      proc.kill();
+    }
+  }, 30_000);
+
   test("usage: --help is 0, an unknown flag or both scopes is 2", async () => {
     const help = await run(b, ["watch", "--help"]);
     expect(help.code).toBe(0);

@@ -1,8 +1,8 @@
 /**
  * `chatcli watch …`: the Kubernetes watcher from the shell (issue 23). Loaded with `await import()` by main.ts only
- * for this subcommand; src/k8s loads @kubernetes/client-node lazily in turn. This version does `--once` (one
- * snapshot, text or JSON); the continuous watch is designed in docs/k8s.md. Exit codes: 0 no critical finding,
- * 1 a critical finding, 2 usage, 3 the kubeconfig or the cluster could not be read.
+ * for this subcommand; src/k8s loads @kubernetes/client-node lazily in turn. `--once`: one snapshot (text or JSON),
+ * exit 0 no critical finding, 1 a critical finding, 3 unreadable. Without it: the polling loop (src/k8s/watch-loop.ts)
+ * prints what appears and resolves (JSON: one update per line) until SIGINT, exit 130. 2 = usage.
  */
 import { homedir } from "node:os";
 import { detectLang, setLang, t } from "../../i18n/i18n.ts";
@@ -10,6 +10,7 @@ import { KubeConfigError, loadKubeAccess } from "../../k8s/kube-access.ts";
 import { KubeClient, KubeError } from "../../k8s/kube-client.ts";
 import { takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
 import { watchExitCode, watchReport, type WatchReport } from "../../k8s/watch-once.ts";
+import { runWatchLoop, type WatchUpdate } from "../../k8s/watch-loop.ts";
 
 interface Out {
   write(s: string): unknown;
@@ -91,10 +92,6 @@ export async function watchCommand(argv: string[], out: Out, err: Out, env: Reco
     out.write(`${t("watch.help")}\n`);
     return 0;
   }
-  if (!args.once) {
-    err.write(`chatcli: ${t("watch.onceOnly")}\n`);
-    return 2;
-  }
   let access;
   try {
     access = await loadKubeAccess({ env, home: env.HOME ?? homedir(), ...(args.kubeconfig ? { kubeconfig: args.kubeconfig } : {}), ...(args.context ? { context: args.context } : {}) });
@@ -105,6 +102,7 @@ export async function watchCommand(argv: string[], out: Out, err: Out, env: Reco
   }
   const scope: WatchScope = { namespace: args.namespace ?? access.namespace, ...(args.deployment ? { deployment: args.deployment } : {}), ...(args.selector ? { selector: args.selector } : {}) };
   const where = { context: access.context, namespace: scope.namespace };
+  if (!args.once) return loop(new KubeClient(access), scope, args, where, out, err, now);
   try {
     const at = now();
     const snap = await takeSnapshot(new KubeClient(access), scope, at);
@@ -118,4 +116,39 @@ export async function watchCommand(argv: string[], out: Out, err: Out, env: Reco
     err.write(`chatcli: ${t("watch.unreadable", { message: `${e.kind}: ${e.message}`, ...where })}\n`);
     return 3;
   }
+}
+
+function printUpdate(u: WatchUpdate, where: { context: string; namespace: string }, json: boolean, out: Out, err: Out): void {
+  if (u.type === "fault") err.write(`chatcli: ${t("watch.fault", { resource: u.fault.resource, kind: u.fault.kind, message: u.fault.message, ...where })}\n`);
+  if (u.type === "unreadable") err.write(`chatcli: ${t("watch.retrying", { message: `${u.kind}: ${u.message}`, seconds: String(Math.round(u.retryInMs / 1000)), ...where })}\n`);
+  if (u.type === "recovered") err.write(`chatcli: ${t("watch.recovered", where)}\n`);
+  if (u.type !== "findings") return;
+  if (json) {
+    out.write(`${JSON.stringify({ type: "findings", checkedAt: new Date(u.checkedAt).toISOString(), appeared: u.appeared, resolved: u.resolved, current: u.current.length })}\n`);
+    return;
+  }
+  const critical = u.current.filter((f) => f.severity === "critical").length;
+  const warning = u.current.filter((f) => f.severity === "warning").length;
+  out.write(`${t("watch.header", { ...where, critical: String(critical), warning: String(warning), time: new Date(u.checkedAt).toISOString() })}\n`);
+  for (const f of u.appeared) out.write(`+ [${f.severity}] ${f.kind} ${f.object.kind.toLowerCase()}/${f.object.name}: ${f.summary}\n`);
+  for (const f of u.resolved) out.write(`- ${t("watch.resolved")} ${f.kind} ${f.object.kind.toLowerCase()}/${f.object.name}\n`);
+}
+
+async function loop(client: KubeClient, scope: WatchScope, args: WatchArgs, where: { context: string; namespace: string }, out: Out, err: Out, now: () => number): Promise<number> {
+  const ac = new AbortController();
+  const stop = () => ac.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  try {
+    await runWatchLoop({ snapshot: (at) => takeSnapshot(client, scope, at), sleep, now }, args.intervalMs, ac.signal, (u) => printUpdate(u, where, args.format === "json", out, err));
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  return 130;
 }
