@@ -24,7 +24,6 @@ export interface WatchArgs {
   kubeconfig?: string;
   intervalMs: number;
   once: boolean;
-  analyze: boolean;
   format: "text" | "json";
   help: boolean;
 }
@@ -42,14 +41,13 @@ export function parseDuration(text: string): number | undefined {
 }
 
 export function parseWatchArgs(argv: string[]): WatchArgs {
-  const a: WatchArgs = { intervalMs: 30_000, once: false, analyze: false, format: "text", help: false };
+  const a: WatchArgs = { intervalMs: 30_000, once: false, format: "text", help: false };
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? "";
     const eq = word.indexOf("=");
     const [flag, inline] = word.startsWith("--") && eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [word, undefined];
     if (flag === "--help" || flag === "-h") a.help = true;
     else if (flag === "--once") a.once = true;
-    else if (flag === "--analyze") a.analyze = true;
     else if (flag in VALUED) {
       const value = inline ?? argv[++i];
       if (value === undefined || value === "") throw new WatchUsage(t("watch.missingValue", { option: flag }));
