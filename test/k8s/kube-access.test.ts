@@ -135,3 +135,26 @@ describe.skipIf(!hasOpenssl())("RBAC denial and the watch stream", () => {
     expect(lines[9]?.type).toBe("MODIFIED");
   });
 });
+
+describe.skipIf(!hasOpenssl())("client-certificate kubeconfig (mutual TLS)", () => {
+  test("the kubeconfig's client certificate and key are presented; without them the handshake fails", async () => {
+    const pki = makeKubePki();
+    const kube = startFakeKube({ pki, token: TOKEN, state: kubeFixtures(), clientCertAuth: true });
+    const dir = mkdtempSync(join(tmpdir(), "chatcli-kube-"));
+    try {
+      const b64 = (s: string) => Buffer.from(s).toString("base64");
+      const withCert = kube.writeKubeconfig(mkdtempSync(join(dir, "a-")), { namespace: "shop", user: { "client-certificate-data": b64(pki.clientCertPem), "client-key-data": b64(pki.clientKeyPem) } });
+      const c = new KubeClient(await loadKubeAccess({ env: {}, home: dir, kubeconfig: withCert }));
+      expect((await c.get("/api/v1/namespaces/shop/pods", listOf(Pod))).items.length).toBe(8);
+      expect(kube.requests.at(-1)?.authorization).toBeNull();
+      const noCert = kube.writeKubeconfig(mkdtempSync(join(dir, "b-")), { namespace: "shop", user: {} });
+      const before = kube.requests.length;
+      const err = await new KubeClient(await loadKubeAccess({ env: {}, home: dir, kubeconfig: noCert })).get("/api/v1/namespaces/shop/pods", listOf(Pod)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(KubeError);
+      expect(kube.requests.length).toBe(before);
+    } finally {
+      kube.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -38,6 +38,8 @@ export interface FakeKubeOptions {
   state: Partial<KubeState>;
   /** Resource names (`pods`, `nodes`, `events`, …) answered with 403 Forbidden. */
   forbidden?: string[];
+  /** Require a client certificate signed by the CA (mutual TLS) instead of the bearer token. */
+  clientCertAuth?: boolean;
   /** Close a watch stream this long after its BOOKMARK (a dropped watch). */
   dropWatchAfterMs?: number;
 }
@@ -107,12 +109,13 @@ export function startFakeKube(o: FakeKubeOptions): FakeKube {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    tls: { cert: o.pki.certPem, key: o.pki.keyPem },
+    tls: { cert: o.pki.certPem, key: o.pki.keyPem, ...(o.clientCertAuth ? { ca: o.pki.caPem, requestCert: true, rejectUnauthorized: true } : {}) },
     fetch(req) {
       const url = new URL(req.url);
       const query = Object.fromEntries(url.searchParams);
       requests.push({ method: req.method, path: url.pathname, query, authorization: req.headers.get("authorization") });
-      if (req.headers.get("authorization") !== `Bearer ${o.token}`) return status(401, "Unauthorized", "Unauthorized");
+      // With mutual TLS the handshake already refused a connection without a certificate signed by the CA.
+      if (!o.clientCertAuth && req.headers.get("authorization") !== `Bearer ${o.token}`) return status(401, "Unauthorized", "Unauthorized");
       if (req.method !== "GET") return status(405, "MethodNotAllowed", "the fake API server is read-only");
       const m = ROUTE.exec(url.pathname);
       if (!m) return status(404, "NotFound", `the server could not find the requested resource (${url.pathname})`);

@@ -12,6 +12,9 @@ export interface KubePki {
   otherCaPem: string;
   certPem: string;
   keyPem: string;
+  /** A client certificate signed by the CA (CN=watcher, O=chatcli-readers), for client-certificate kubeconfigs. */
+  clientCertPem: string;
+  clientKeyPem: string;
 }
 
 export function hasOpenssl(): boolean {
@@ -35,8 +38,11 @@ export function makeKubePki(): KubePki {
     openssl(dir, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=kube-apiserver"]);
     writeFileSync(join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n");
     openssl(dir, ["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "ext.cnf"]);
+    openssl(dir, ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client.key", "-out", "client.csr", "-subj", "/CN=watcher/O=chatcli-readers"]);
+    writeFileSync(join(dir, "client.cnf"), "basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n");
+    openssl(dir, ["x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "client.crt", "-days", "2", "-extfile", "client.cnf"]);
     const read = (f: string) => readFileSync(join(dir, f), "utf8");
-    return { caPem: read("ca.crt"), otherCaPem: read("other-ca.crt"), certPem: read("server.crt"), keyPem: read("server.key") };
+    return { caPem: read("ca.crt"), otherCaPem: read("other-ca.crt"), certPem: read("server.crt"), keyPem: read("server.key"), clientCertPem: read("client.crt"), clientKeyPem: read("client.key") };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
