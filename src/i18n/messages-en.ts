@@ -9,6 +9,7 @@ import { enExt } from "./messages-en-ext.ts";
 import { enDailyB } from "./messages-en-daily-b.ts";
 import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
 import { enMcpCli } from "./messages-en-mcp-cli.ts";
+import { enK8s } from "./messages-en-k8s.ts";
 import { enMemory } from "./messages-en-memory.ts";
 import { enSubagents } from "./messages-en-subagents.ts";
 import { enServer } from "./messages-en-server.ts";
@@ -24,6 +25,7 @@ export const en = {
   ...enDailyB,
   ...enMcpRuntime,
   ...enMcpCli,
+  ...enK8s,
   ...enMemory,
   ...enSubagents,
   ...enServer,

@@ -10,6 +10,7 @@ import { ptBRExt } from "./messages-pt-br-ext.ts";
 import { ptBRDailyB } from "./messages-pt-br-daily-b.ts";
 import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
 import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
+import { ptBRK8s } from "./messages-pt-br-k8s.ts";
 import { ptBRMemory } from "./messages-pt-br-memory.ts";
 import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
 import { ptBRServer } from "./messages-pt-br-server.ts";
@@ -25,6 +26,7 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRDailyB,
   ...ptBRMcpRuntime,
   ...ptBRMcpCli,
+  ...ptBRK8s,
   ...ptBRMemory,
   ...ptBRSubagents,
   ...ptBRServer,

@@ -1,0 +1,38 @@
+/** Mensagens em português de `chatcli watch` (o observador de Kubernetes, issue 23), compostas em messages-pt-br.ts. */
+import type { enK8s } from "./messages-en-k8s.ts";
+
+export const ptBRK8s: Record<keyof typeof enK8s, string> = {
+  "args.watch": "Observa um namespace ou deployment do Kubernetes e relata achados (chatcli watch --help)",
+  "watch.runHelp": "Rode chatcli watch --help para ver o uso.",
+  "watch.help": [
+    "Uso: chatcli watch [--context C] [--namespace N] [--deployment D | --selector L] [--interval 30s] [--once] [--output-format text|json]",
+    "",
+    "Lê o cluster com o seu kubeconfig (KUBECONFIG, contextos, tokens, certificados de cliente, plugins exec).",
+    "Somente leitura: Secrets nunca são lidos.",
+    "",
+    "Opções:",
+    "  --context C            contexto do kubeconfig (padrão: o atual)",
+    "  --namespace, -n N      namespace (padrão: o do contexto, senão default)",
+    "  --deployment D         só os pods deste deployment",
+    "  --selector, -l L       só os pods que casam com este seletor de labels",
+    "  --kubeconfig ARQ       arquivo kubeconfig (padrão: KUBECONFIG, senão ~/.kube/config)",
+    "  --interval 30s         tempo entre verificações (sufixos s, m)",
+    "  --once                 verifica uma vez, imprime os achados e sai (1 se algum for crítico)",
+    "  --output-format F      text (padrão) ou json",
+    "",
+    "Códigos de saída: 0 nenhum achado crítico, 1 achado crítico, 2 uso, 3 o cluster não pôde ser lido.",
+  ].join("\n"),
+  "watch.unknownOption": "opção desconhecida {option}",
+  "watch.missingValue": "{option} precisa de um valor",
+  "watch.badFormat": "--output-format deve ser text ou json, não {value}",
+  "watch.badInterval": "--interval deve ser uma duração como 30s ou 2m, não {value}",
+  "watch.bothScopes": "use --deployment ou --selector, não ambos",
+  "watch.resolved": "resolvido",
+  "watch.recovered": "o cluster voltou a responder (contexto {context}, namespace {namespace})",
+  "watch.retrying": "não foi possível ler o cluster (contexto {context}, namespace {namespace}): {message}; nova tentativa em {seconds}s",
+  "watch.config": "erro no kubeconfig: {message}",
+  "watch.fault": "{resource}: {kind} — {message} (contexto {context}, namespace {namespace})",
+  "watch.unreadable": "não foi possível ler o cluster (contexto {context}, namespace {namespace}): {message}",
+  "watch.header": "{context} · {namespace} · {critical} crítico(s), {warning} aviso(s) · verificado {time}",
+  "watch.none": "Nenhum achado.",
+};
