@@ -8,165 +8,59 @@
  * appended to. Only a compaction changes the history itself. Full outputs the previews point at live in the
  * recorded session's own directory (`<home>/sessions/<id>/tool-results/`), so a resumed session finds them.
  */
-import { homedir, platform } from "node:os";
 import { join } from "node:path";
-import type { Config } from "../config/load-config.ts";
-import { BootstrapLoader, basePrompt, composeSystemPrompt, flavourFromEnv } from "../agent/prompt.ts";
 import { Session, type SessionOptions } from "../agent/session/session.ts";
 import { createToolHost } from "../agent/tool-host-impl.ts";
 import { builtinTools } from "../tool/registry.ts";
 import { createFetchTool } from "../tool/web/fetch-tool.ts";
-import { parseToolCalls, formatToolCatalogForText, formatToolResultsForText } from "../agent/toolcall-parser.ts";
 import { sanitizeToolArgs } from "../agent/arg-sanitizer.ts";
-import { runResultPipeline } from "../agent/results/pipeline.ts";
-import { createBudgetState, saveOverflow, type BudgetState } from "../agent/results/budget.ts";
-import type { MicrocompactMemo } from "../agent/results/microcompact.ts";
 import type { Message } from "../protocol/message.ts";
-import { pipelineOptionsFromEnv } from "../agent/results/options.ts";
-import { createSessionWorkspace, type SessionWorkspace } from "../store/session-workspace.ts";
 import { createPathPolicy, parseExtraPaths } from "../tool/workspace.ts";
-import { createPermissionPolicy } from "../tool/permission.ts";
-import { createConfigGuard } from "../tool/permission/config-guard.ts";
-import type { PermissionMode } from "../protocol/events.ts";
 import { UsageTracker } from "../llm/usage.ts";
-import { summarizerFromConfig, type ToolUseSummarizer } from "../agent/summaries.ts";
 import { Logger } from "../util/logger.ts";
 import { CheckpointStore, checkpointDir, checkpointLimitsFromEnv } from "../agent/checkpoints.ts";
 import { switchModel } from "./interactive-commands.ts";
 import { SessionStore } from "../store/session-store.ts";
 import { createRedactor } from "../store/redact.ts";
 import { SessionRecorder, attachRecorder } from "../store/session-recorder.ts";
-import type { LoadedSession } from "../store/session-file.ts";
 import { ContextManager } from "../agent/contexts.ts";
 import { expandInputWithImages } from "../agent/images/expand-input.ts";
-import type { ResolvedModel } from "./resolve-model.ts";
 import { contextWindowFor } from "./resolve-model.ts";
 import { assumedWindowNote, createContextManager } from "../agent/compaction/context-manager.ts";
-import { resultBudgetForWindow } from "../agent/compaction/window-result-budget.ts";
-import { knownContextWindow } from "../llm/context-windows.ts";
 import { createModelSummarizer } from "../agent/compaction/model-summarizer.ts";
 import { createArchiver } from "../agent/compaction/archive.ts";
 import { estimateSystemTokens, estimateToolSpecTokens } from "../agent/compaction/tokens.ts";
-import { createSandboxRuntime, type SandboxRuntime } from "../sandbox/sandbox.ts";
-import { childEnv as filterChildEnv } from "../sandbox/child-env.ts";
-import { getProviderDefinition, listProviderDefinitions } from "../llm/registry.ts";
-import { createExtensions, type Extensions } from "../ext/hooks/wire-extensions.ts";
+import { getProviderDefinition } from "../llm/registry.ts";
+import { createExtensions } from "../ext/hooks/wire-extensions.ts";
 import { TodoState } from "../agent/todo/todo-state.ts";
-import { createBudgetGuard, type BudgetGuard } from "../llm/budget.ts";
+import { createBudgetGuard } from "../llm/budget.ts";
 import { createShellPassthrough } from "../agent/shell-passthrough/run-shell.ts";
-import { createInitGuard, type InitGuard } from "../agent/init/init-guard.ts";
+import { createInitGuard } from "../agent/init/init-guard.ts";
 import { storedLoginProvider } from "../mcp/oauth/oauth-provider.ts";
 import { ExtRuntime } from "../ext/ext-runtime.ts";
 import { createMcpRuntime } from "../mcp/runtime/create-runtime.ts";
 import { t } from "../i18n/i18n.ts";
-import type { McpManager } from "../mcp/runtime/mcp-manager.ts";
 import { expandMcpMentions, mcpMentions } from "../mcp/resources/mentions.ts";
 import { VERSION } from "../version.ts";
 import { wireMemory } from "./wire-memory.ts";
-import type { MemoryRuntime } from "../memory/runtime.ts";
+import type { WireOptions, WiredSession } from "./wire-types.ts";
+import { earlyExitFromEnv, maxTurnsFromEnv, newSessionId, scrubbedLogger, windowIsAssumed, wireSummaries } from "./wire-env.ts";
+import { wireSafety } from "./wire-safety.ts";
+import { createOutgoing } from "./wire-outgoing.ts";
+import { createPrompts, textProtocolFor } from "./wire-prompt.ts";
 import { wireSubagents } from "./wire-subagents.ts";
-import type { SubagentRuntime } from "../agent/subagents/subagent-runtime.ts";
 
-export interface WireOptions {
-  cfg: Config;
-  resolved: ResolvedModel;
-  permissionMode: PermissionMode;
-  maxTurns?: number;
-  interactive: boolean;
-  /** Headless: called when an `ask` could not be answered (no terminal). */
-  onUnansweredApproval?: (action: string, reason: string, tool: string) => void;
-  /** Tool-use summaries (issue 9); false skips them (headless text/json, where nothing shows them). */
-  summaries?: boolean;
-  /** `--resume`/`--continue`: start from this saved session and keep appending to its file (issue 10). */
-  resume?: LoadedSession;
-  /** Autosave to `<home>/sessions/` (default true). */
-  record?: boolean;
-  /** The saved sessions (default: `<home>/sessions/` with the real file system). */
-  store?: SessionStore;
-  /** `--mcp-config FILE…` and `--strict-mcp-config` (issue 17). */
-  mcp?: { configFiles: readonly string[]; strict: boolean };
-}
-
-export interface WiredSession {
-  session: Session;
-  usage: UsageTracker;
-  /** The tool-use labeller, when enabled and a fast model is configured; `whenIdle()` before printing results. */
-  summaries: ToolUseSummarizer | undefined;
-  workspace: SessionWorkspace | undefined;
-  /** Checkpoints and file snapshots of the main session (issue 7), persisted under `<home>/snapshots/<sessionId>/`. */
-  checkpoints: CheckpointStore;
-  /** Saved sessions (issue 10); `recorder` autosaves this one (undefined when recording is off). */
-  store: SessionStore;
-  recorder: SessionRecorder | undefined;
-  /** The agent's todo list (issue 25). */
-  todos: TodoState;
-  /** `--max-budget-usd` / maxBudgetUsd, when set. */
-  budget: BudgetGuard | undefined;
-  /** `/init`: the read-only run that may only write AGENTS.md. */
-  initGuard: InitGuard;
-  /** Named context sets attached to the system prompt (`/context`). */
-  contexts: ContextManager;
-  /** The OS sandbox exec runs in (issue 14); `status()` says whether it works here. */
-  sandbox: SandboxRuntime;
-  /** Hooks and plugins (issue 19); undefined when none are configured. `ext.runtime.end(reason)` before dispose. */
-  ext: Extensions | undefined;
-  /** Skills, personas and custom commands (issue 18). */
-  skills: ExtRuntime;
-  /** The MCP servers (issue 17); undefined when none is configured. The caller starts them (`startAll`). */
-  mcp: McpManager | undefined;
-  /** MCP configuration warnings found while wiring (an invalid entry skipped), for the caller to show. */
-  mcpWarnings: string[];
-  /** Memory (issue 21): recall, "remember that …"; undefined when `memory.mode` is off. main.ts starts its worker. */
-  memory: MemoryRuntime | undefined;
-  /** Subagents (issue 20): the children, their scheduler and locks. */
-  subagents: SubagentRuntime;
-  dispose(): void;
-}
+export type { WireOptions, WiredSession } from "./wire-types.ts";
+export { earlyExitFromEnv, maxTurnsFromEnv } from "./wire-env.ts";
 
 export function wireSession(o: WireOptions): WiredSession {
   const { cfg, resolved } = o;
-  const loader = new BootstrapLoader(cfg.projectRoot, cfg.home);
   const contextWindow = contextWindowFor(cfg, resolved.info, resolved.providerId);
-  let workspace: SessionWorkspace | undefined;
-  try {
-    workspace = createSessionWorkspace({ env: cfg.env });
-  } catch {
-    workspace = undefined; // large tool outputs then stay truncated in place; the session still works
-  }
-  // Secrets never reach the commands the agent runs, sandbox or not (settings `sandbox.env` passes names anyway).
-  const childEnv = filterChildEnv({ ...cfg.env, ...(workspace?.childEnv ?? {}) }, { secretNames: providerKeyNames(cfg), allow: cfg.sandbox.envAllow }).env;
-  const sandbox = createSandboxRuntime({
-    mode: cfg.sandbox.mode,
-    network: cfg.sandbox.network,
-    roots: {
-      projectRoot: cfg.projectRoot,
-      cwd: cfg.cwd,
-      chatcliHome: cfg.home,
-      userHome: cfg.env.HOME || homedir(),
-      readable: parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS),
-      ...(cfg.files.dotenv ? { configFiles: [cfg.files.dotenv] } : {}),
-      ...(workspace ? { workspace: { root: workspace.root, scratchDir: workspace.scratchDir } } : {}),
-    },
-  });
-  const paths = createPathPolicy({
-    projectRoot: cfg.projectRoot,
-    extraReadPaths: [...parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS), ...(workspace ? [workspace.root] : [])],
-    ...(workspace ? { extraWritePaths: [workspace.scratchDir] } : {}),
-  });
-  const policy = createPermissionPolicy({
-    homeDir: cfg.home,
-    projectRoot: cfg.projectRoot,
-    mode: o.permissionMode,
-    ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
-    denylist: (cfg.env.CHATCLI_AGENT_DENYLIST ?? "").split(/[,;\n]/),
-    sandbox: {
-      mode: sandbox.mode,
-      get active() {
-        return sandbox.status().state === "active";
-      },
-      network: sandbox.network,
-    },
-  });
+  const { workspace, childEnv, sandbox, paths, policy, policyFor, configGuardFor } = wireSafety(cfg, o.permissionMode);
+  // Overflow files go to the recorded session's directory (set by the recorder below, and again when it moves
+  // to another session); without recording, to the temp workspace (deleted at exit, like the session).
+  const outgoing = createOutgoing(cfg, workspace, () => session?.contextWindow ?? contextWindow);
+  const { outgoingOf, toolResultsDir } = outgoing;
   // Collaborators that publish through the session reach it once it exists (below); none publishes before.
   let session: Session | undefined;
   // MCP warnings from before the session exists (invalid entries) are kept for the caller to show.
@@ -218,13 +112,10 @@ export function wireSession(o: WireOptions): WiredSession {
     env: childEnv,
     sandbox,
     ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
-    saveOverflow: (callId: string, text: string) => {
-      const dir = toolResultsDir();
-      return dir === undefined ? undefined : saveOverflow(dir, callId, text);
-    },
+    saveOverflow: (callId: string, text: string) => outgoing.saveOverflow(callId, text),
     beforeFileChange: (p) => cp.beforeFileChange(p),
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
-    configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: cfg.projectRoot, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
+    configGuard: configGuardFor(cfg.projectRoot),
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
     ...(mcp ? { dynamicTools: mcp } : {}),
   });
@@ -253,11 +144,11 @@ export function wireSession(o: WireOptions): WiredSession {
         projectRoot: root,
         cwd: root,
         paths: createPathPolicy({ projectRoot: root, extraReadPaths: [cfg.projectRoot, ...parseExtraPaths(cfg.env.CHATCLI_AGENT_EXTRA_READ_PATHS)] }),
-        policy: createPermissionPolicy({ homeDir: cfg.home, projectRoot: root, mode: policy.mode, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}), denylist: (cfg.env.CHATCLI_AGENT_DENYLIST ?? "").split(/[,;\n]/), sandbox: { mode: sandbox.mode, get active() { return sandbox.status().state === "active"; }, network: sandbox.network } }),
+        policy: policyFor(root, policy.mode),
         env: childEnv,
         sandbox,
         ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}),
-        configGuard: createConfigGuard({ chatcliHome: cfg.home, projectRoot: root, ...(cfg.env.HOME ? { userHome: cfg.env.HOME } : {}) }),
+        configGuard: configGuardFor(root),
         ...(ext ? { hooks: ext.runtime.toolHooks } : {}),
         ...(mcp ? { dynamicTools: mcp } : {}),
       }),
@@ -266,29 +157,6 @@ export function wireSession(o: WireOptions): WiredSession {
   const usage = new UsageTracker();
   const todos = TodoState.fromEvents(o.resume?.viewEvents ?? []);
   const budget = cfg.maxBudgetUsd !== undefined ? createBudgetGuard({ limitUsd: cfg.maxBudgetUsd, usage, inputTokens: (r) => context.requestTokens(r.messages) }) : undefined;
-  const pipelineOptions = pipelineOptionsFromEnv(cfg.env);
-  // Overflow files go to the recorded session's directory (set by the recorder below, and again when it moves
-  // to another session); without recording, to the temp workspace (deleted at exit, like the session).
-  let sessionResultsDir: string | undefined;
-  function toolResultsDir(): string | undefined {
-    return sessionResultsDir ?? workspace?.toolResultsDir;
-  }
-  // Previews name their directory, so the budget's memory is per directory.
-  const budgetStates = new Map<string, BudgetState>();
-  const memo: MicrocompactMemo = new WeakMap();
-  // The checkpoint and the pipeline hook ask for the same request (same history array, nothing appended in
-  // between): the second gets the first's result, so its report (what is new) is not lost to the first.
-  let last: { history: readonly Message[]; length: number; window: number; dir: string | undefined; result: ReturnType<typeof runResultPipeline> } | undefined;
-  const outgoingOf = (history: Message[]) => {
-    const dir = toolResultsDir();
-    const window = session?.contextWindow ?? contextWindow;
-    if (last && last.history === history && last.length === history.length && last.window === window && last.dir === dir) return last.result;
-    let budgetState = budgetStates.get(dir ?? "");
-    if (!budgetState) budgetStates.set(dir ?? "", (budgetState = createBudgetState()));
-    const result = runResultPipeline(history, { options: resultBudgetForWindow(pipelineOptions, window, cfg.env), budgetState, toolResultsDir: dir, memo });
-    last = { history, length: history.length, window, dir, result };
-    return result;
-  };
   // Context management (issue 8): compaction before model calls, /compact, overflow recovery. Summaries point
   // the model at the archived originals under <home>/compaction/, so the read tool may open that directory.
   const compactionDir = join(cfg.home, "compaction");
@@ -325,8 +193,8 @@ export function wireSession(o: WireOptions): WiredSession {
     existing: o.resume !== undefined,
     ...(o.resume ? { entries: o.resume } : {}),
     onSessionId: (id) => {
-      sessionResultsDir = store.toolResultsDirFor(id);
-      paths.addReadPath(sessionResultsDir);
+      outgoing.setSessionResultsDir(store.toolResultsDirFor(id));
+      paths.addReadPath(store.toolResultsDirFor(id));
     },
     meta: { cwd: cfg.cwd, projectRoot: cfg.projectRoot, provider: resolved.providerId, model: resolved.model },
     onError: (m) => session?.publish({ type: "notice", level: "warn", text: m }),
@@ -341,24 +209,12 @@ export function wireSession(o: WireOptions): WiredSession {
     if (recorder) outgoingOf(o.resume.history);
   }
   const memory = wireMemory({ cfg, redact: createRedactor(cfg.env), sessionId: () => recorder?.id ?? sessionId, publish: (e) => session?.publish(e), log: (m) => (compactionLog ??= scrubbedLogger(cfg)).info(m) });
-  // A child's prompt: its definition as the role, the workspace files; no persona, contexts or skill parts.
-  const systemPromptFor = (role: string, { tools: specs, nativeTools }: { nativeTools: boolean; tools: import("../protocol/llm.ts").ToolSpec[] }) =>
-    composeSystemPrompt({
-      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env), role }),
-      bootstrap: loader.load(),
-      ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
-    });
-  const systemPrompt: SessionOptions["turn"]["systemPrompt"] = ({ tools: specs, nativeTools }) =>
-    composeSystemPrompt({
-      base: basePrompt({ cwd: cfg.cwd, projectRoot: cfg.projectRoot, platform: platform(), date: new Date().toISOString().slice(0, 10), hasTools: specs.length > 0, flavour: flavourFromEnv(cfg.env), role: skills.rolePrompt() }),
-      bootstrap: loader.load(),
-      contexts: contexts.parts(),
-      ...(!nativeTools && specs.length ? { textToolCatalog: formatToolCatalogForText(specs) } : {}),
-      extra: skills.systemParts(),
-      ...(memory ? { memory: memory.systemPart(session?.messages ?? o.resume?.history ?? [], session?.contextWindow ?? contextWindow) } : {}),
-    });
-  const textLog = new Logger(join(cfg.home, "logs"));
-  textLog.addScrubber(createRedactor(cfg.env));
+  const { systemPrompt, systemPromptFor } = createPrompts(cfg, {
+    role: () => skills.rolePrompt(),
+    contexts: () => contexts.parts(),
+    extra: () => skills.systemParts(),
+    ...(memory ? { memory: () => memory.systemPart(session?.messages ?? o.resume?.history ?? [], session?.contextWindow ?? contextWindow) } : {}),
+  });
   const opts: SessionOptions = {
     sessionId,
     cwd: cfg.cwd,
@@ -368,14 +224,7 @@ export function wireSession(o: WireOptions): WiredSession {
     turn: {
       systemPrompt,
       tools,
-      textProtocol: {
-        parse: (text) => {
-          const r = parseToolCalls(text);
-          for (const c of r.calls) textLog.write("debug", `text protocol: ${c.name} recovered from ${c.dialect}${c.repaired ? " (repaired)" : ""}`);
-          return { text: r.text, calls: r.calls.map((c) => ({ name: c.name, args: c.args, recoveredFrom: c.dialect })), errors: r.errors };
-        },
-        formatResults: (results) => formatToolResultsForText(results),
-      },
+      textProtocol: textProtocolFor(cfg),
       sanitizeNativeArgs: (raw) => sanitizeToolArgs(raw, "native"),
       pipeline: async (history, ctx) => {
         // MCP servers still starting are waited for here (each up to its start timeout), never at the prompt.
@@ -450,11 +299,8 @@ export function wireSession(o: WireOptions): WiredSession {
       costSoFar: () => usage.session().costUsd,
       runShell: createShellPassthrough({
         tools,
-        maxContextChars: () => resultBudgetForWindow(pipelineOptions, session?.contextWindow ?? contextWindow, cfg.env).budget.perResultMaxChars,
-        saveOverflow: (callId, text) => {
-          const dir = toolResultsDir();
-          return dir === undefined ? undefined : saveOverflow(dir, callId, text);
-        },
+        maxContextChars: () => outgoing.perResultMaxChars(),
+        saveOverflow: (callId, text) => outgoing.saveOverflow(callId, text),
         // Without any checkpoint yet, what the command changes would be recorded nowhere (/diff, /undo).
         beforeRun: (command) => {
           if (cp.count === 0) cp.save(outgoingOf([...(session?.messages ?? [])]).messages, { label: `!${command}`, keepPrompt: true });
@@ -507,56 +353,4 @@ export function wireSession(o: WireOptions): WiredSession {
       workspace?.cleanup();
     },
   };
-}
-
-/** Every provider's key variables (the registry's list and user-defined compatible servers' `keyEnv`). */
-function providerKeyNames(cfg: Config): string[] {
-  const fromRegistry = listProviderDefinitions().flatMap((d) => d.envKeys);
-  const fromSettings = (cfg.settings.providers?.openaiCompatible ?? []).flatMap((p) => (p.keyEnv ? [p.keyEnv] : []));
-  return [...fromRegistry, ...fromSettings];
-}
-
-/** No override, no setting, and neither the server nor the model table knows the window (issue 8). */
-function windowIsAssumed(cfg: Config, resolved: ResolvedModel): boolean {
-  if (Number(cfg.env.CHATCLI_CONTEXT_WINDOW) > 0 || cfg.settings.contextWindow) return false;
-  return resolved.providerId === "OLLAMA" ? !resolved.info?.contextWindow : knownContextWindow(resolved.model) === undefined;
-}
-
-export function newSessionId(): string {
-  const d = new Date();
-  const stamp = `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, "0")}${String(d.getDate()).padStart(2, "0")}-${String(d.getHours()).padStart(2, "0")}${String(d.getMinutes()).padStart(2, "0")}${String(d.getSeconds()).padStart(2, "0")}`;
-  return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
-export function maxTurnsFromEnv(env: Record<string, string | undefined>): number {
-  const v = Number(env.CHATCLI_AGENT_PLUGIN_MAX_TURNS);
-  if (!Number.isFinite(v) || v <= 0) return 50;
-  return Math.min(200, Math.floor(v));
-}
-
-export function earlyExitFromEnv(env: Record<string, string | undefined>): number {
-  if (env.CHATCLI_AGENT_EARLY_EXIT === "0" || env.CHATCLI_AGENT_EARLY_EXIT === "false") return 0;
-  const v = Number(env.CHATCLI_AGENT_EARLY_EXIT_TURNS);
-  if (!Number.isFinite(v) || v <= 0) return 3;
-  return Math.max(2, Math.min(10, Math.floor(v)));
-}
-
-/** The fast-model labeller (never the main model); its tokens are recorded under the purpose tool_use_summary. */
-function scrubbedLogger(cfg: Config): Logger {
-  const logger = new Logger(join(cfg.home, "logs"));
-  logger.addScrubber(createRedactor(cfg.env));
-  return logger;
-}
-
-function wireSummaries(cfg: Config, usage: UsageTracker, publish: (e: import("../protocol/events.ts").AgentEvent) => void): ToolUseSummarizer | undefined {
-  const logger = scrubbedLogger(cfg);
-  const r = summarizerFromConfig({
-    env: cfg.env,
-    settings: cfg.settings,
-    publish,
-    onUsage: (u, purpose, model, providerId) => usage.record(purpose, providerId, model, u),
-    log: (m) => logger.info(m),
-  });
-  if (!r.summarizer && r.reason !== "no fastModel configured" && r.reason !== "disabled") logger.warn(`tool-use summaries off: ${r.reason}`);
-  return r.summarizer;
 }

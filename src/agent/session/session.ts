@@ -27,6 +27,7 @@ import { SessionHistory } from "./session-history.ts";
 import type { ModelBinding, SessionHooks, SessionOptions } from "./session-options.ts";
 import { runTurn, type TurnHost } from "./turn.ts";
 import { TypeAheadQueue } from "./type-ahead-queue.ts";
+import { untilAborted } from "../../util/until-aborted.ts";
 
 export { MAX_QUEUE } from "./type-ahead-queue.ts";
 export type { CompletedBatch, HistoryChange, HistoryPipeline, ModelBinding, SessionHooks, SessionOptions, TextProtocol, TurnOptions } from "./session-options.ts";
@@ -272,17 +273,13 @@ export class Session implements SessionLike {
     this.emit({ type: "turn.started", turnId, input: display ?? input });
     const outcome = await runTurn(this.turnHost, input, signal);
     if (outcome.stopReason === "interrupted") this.emit({ type: "notice", level: "info", text: t("interrupted") });
+    this.completeTurn(turnId, outcome.stopReason, outcome.usage);
+  }
+
+  private completeTurn(turnId: string, stopReason: Extract<AgentEvent, { type: "turn.completed" }>["stopReason"], usage: Usage): void {
     const cost = this.hooks.costSoFar?.();
-    this.emit({
-      type: "turn.completed",
-      turnId,
-      stopReason: outcome.stopReason,
-      usage: outcome.usage,
-      totalUsage: { ...this.totals },
-      contextTokens: this.contextTokens(),
-      contextWindow: this.binding.contextWindow,
-      ...(cost !== undefined ? { costUsd: cost } : {}),
-    });
+    const common = { totalUsage: { ...this.totals }, contextTokens: this.contextTokens(), contextWindow: this.binding.contextWindow };
+    this.emit({ type: "turn.completed", turnId, stopReason, usage, ...common, ...(cost !== undefined ? { costUsd: cost } : {}) });
   }
 
   /** `!cmd`: a run without a model call (turn.started `!cmd` … turn.completed `shell` / `shell_error`). */
@@ -308,17 +305,7 @@ export class Session implements SessionLike {
     }
     if (r.message) this.history.append(r.message);
     const none = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
-    const cost = this.hooks.costSoFar?.();
-    this.emit({
-      type: "turn.completed",
-      turnId,
-      stopReason: signal.aborted ? "interrupted" : r.failed ? "shell_error" : "shell",
-      usage: none,
-      totalUsage: { ...this.totals },
-      contextTokens: this.contextTokens(),
-      contextWindow: this.binding.contextWindow,
-      ...(cost !== undefined ? { costUsd: cost } : {}),
-    });
+    this.completeTurn(turnId, signal.aborted ? "interrupted" : r.failed ? "shell_error" : "shell", none);
   }
 
   private setModel(provider: string, model: string): void {
@@ -402,23 +389,4 @@ export class Session implements SessionLike {
     this.seq += 1;
     return `${prefix}_${this.seq.toString(36)}`;
   }
-}
-
-/** `work`'s value, or undefined as soon as `signal` aborts (a later rejection of `work` is then ignored). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      },
-    );
-  });
 }

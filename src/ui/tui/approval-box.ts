@@ -1,5 +1,5 @@
 /** Content and keys of the approval box. The guard timing lives in the app (it owns the clock). */
-import { TextAttributes, type KeyEvent, type TextChunk } from "@opentui/core";
+import { StyledText, TextAttributes, type BoxRenderable, type KeyEvent, type TextChunk, type TextRenderable } from "@opentui/core";
 import type { ApprovalDecision } from "../../protocol/events.ts";
 import type { PendingApproval } from "./view-model.ts";
 import { chunk } from "./item-chunks.ts";
@@ -52,5 +52,31 @@ export function decisionForKey(k: KeyEvent, noAlways = false): ApprovalDecision 
       return "deny_always";
     default:
       return null;
+  }
+}
+
+/** The approval box above the prompt: shown while an approval is pending, redrawn once per request. */
+export class ApprovalPanel {
+  private shownId: string | null = null;
+  constructor(
+    private readonly box: BoxRenderable,
+    private readonly text: TextRenderable,
+  ) {}
+
+  get visible(): boolean {
+    return this.box.visible;
+  }
+
+  /** True when a new request was just drawn. */
+  sync(a: PendingApproval | null): boolean {
+    this.box.visible = a !== null;
+    if (!a) {
+      this.shownId = null;
+      return false;
+    }
+    if (this.shownId === a.requestId) return false;
+    this.shownId = a.requestId;
+    this.text.content = new StyledText(approvalChunks(a));
+    return true;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { BoxRenderable, CliRenderer, KeyEvent, TextRenderable, TextareaRenderable, TimerHandle } from "@opentui/core";
 import { StyledText } from "@opentui/core";
-import type { Op, PermissionMode } from "../../protocol/events.ts";
+import type { Op } from "../../protocol/events.ts";
 import { initialViewState, reduce, type ViewInput, type ViewState } from "./view-model.ts";
 import type { TranscriptView, LiveArea } from "./transcript-view.ts";
 import type { ScrollbackCommitter } from "./scrollback-committer.ts";
@@ -14,7 +14,7 @@ import { BUILTIN_COMMANDS, listProjectFiles, type SlashCommand } from "./complet
 import { statusText } from "./status-line.ts";
 import { chunk, type RenderFlags } from "./item-chunks.ts";
 import { colors } from "./theme.ts";
-import { approvalChunks } from "./approval-box.ts";
+import { ApprovalPanel } from "./approval-box.ts";
 import { Picker } from "./picker.ts";
 import { RewindMenu } from "./rewind-menu.ts";
 import { t } from "../../i18n/i18n.ts";
@@ -27,18 +27,17 @@ import { initialInputState, type TuiInternals } from "./tui-internals.ts";
 import { handleKey } from "./tui-key-handler.ts";
 import { buildTuiLayout } from "./tui-layout.ts";
 import { submitShellLine } from "./shell-mode.ts";
-import { todoChunks, todoRows, todoVisible } from "./todo-panel.ts";
+import { footerHeightFor, queueContent, todoContent } from "./footer-panels.ts";
+import { applyLateOptions, copySelection, cyclePermissionMode, requestRewind } from "./tui-actions.ts";
 import { StreamPacer } from "./stream-pacer.ts";
 import { vimLabel } from "./vim-mode.ts";
 import { followTerminalTheme } from "./theme-command.ts";
 import { initialVimState } from "./vim-keys.ts";
-import { subagentsChunks, subagentsRows } from "./subagents-panel.ts";
 
 export type { ModelChoice, TuiAppOptions } from "./tui-app-options.ts";
 
 /** Session events are coalesced to one sync per frame at the renderer's targetFps (never more often than this). */
 const SYNC_DELAY_MS = 16;
-const PERMISSION_CYCLE: PermissionMode[] = ["default", "accept-edits", "plan"];
 
 export class TuiApp {
   state: ViewState;
@@ -51,8 +50,7 @@ export class TuiApp {
   private readonly todoText: TextRenderable;
   private readonly promptMarker: TextRenderable;
   private shellMarker = false;
-  private readonly approvalBox: BoxRenderable;
-  private readonly approvalText: TextRenderable;
+  private readonly approvalPanel: ApprovalPanel;
   private readonly completionText: TextRenderable;
   private readonly statusLine: TextRenderable;
   private statusShown: string | null = null;
@@ -69,7 +67,6 @@ export class TuiApp {
   private transcriptDue = true;
   private spinnerTimer: TimerHandle | null = null;
   private spinnerFrame = 0;
-  private approvalShownId: string | null = null;
   private files: string[] | null = null;
   private unsubscribe: () => void;
   private destroyed = false;
@@ -98,8 +95,7 @@ export class TuiApp {
     this.queueText = layout.queueText;
     this.todoText = layout.todoText;
     this.promptMarker = layout.promptMarker;
-    this.approvalBox = layout.approvalBox;
-    this.approvalText = layout.approvalText;
+    this.approvalPanel = new ApprovalPanel(layout.approvalBox, layout.approvalText);
     this.completionText = layout.completionText;
     this.prompt = layout.prompt;
     this.statusLine = layout.statusLine;
@@ -136,16 +132,7 @@ export class TuiApp {
     });
     // A resumed transcript was just replayed with the meter of its time: today's model and history win.
     if (opts.contextWindow) this.dispatch({ type: "ui.set_context", tokens: opts.contextTokens ?? this.state.status.contextTokens, window: opts.contextWindow }, false);
-    opts.lateExtras?.then((x) => {
-      this.commands.push(...x.commands);
-      for (const e of x.events) this.dispatch(e);
-      // A `/…` typed before the commands arrived: its completion list must show them now, not at the next key.
-      if (this.prompt.plainText.startsWith("/")) this.onPromptChanged();
-    });
-    opts.sandboxState?.then((s) => {
-      this.dispatch({ type: "ui.set_sandbox", label: s.label });
-      if (s.notice) this.dispatch({ type: "ui.notice", ...s.notice });
-    });
+    applyLateOptions(this.internals, () => this.onPromptChanged());
     this.syncNow();
     // idle() resolves once the first frame is written; a renderer kept busy (an animation) still gets it after 1.5 s.
     if (opts.afterFirstFrame) void Promise.race([this.renderer.idle(), new Promise((r) => setTimeout(r, 1500))]).then(() => opts.afterFirstFrame?.());
@@ -279,8 +266,8 @@ export class TuiApp {
       syncNow: () => this.syncNow(),
       syncStatus: () => this.syncStatus(),
       syncCompletion: () => this.syncCompletion(),
-      cyclePermissionMode: () => this.cyclePermissionMode(),
-      requestRewind: () => this.requestRewind(),
+      cyclePermissionMode: () => cyclePermissionMode(this.internals),
+      requestRewind: () => requestRewind(this.internals),
       onSubmit: () => this.onSubmit(),
       restyle: () => {
         this.restyleLayout();
@@ -294,21 +281,15 @@ export class TuiApp {
   // ---- sync helpers ----
 
   private syncQueue(): void {
-    const q = this.state.queue;
-    this.queueText.visible = q.length > 0;
-    if (!q.length) return;
-    const lines = q.map((q1, i) => `  ${i + 1}. ${q1.split("\n")[0]!.slice(0, 120)}`);
-    this.queueText.content = new StyledText([
-      chunk(`${t(this.state.queuePaused ? "tui.queuedPaused" : "tui.queued", { count: q.length })}\n`, colors.accent),
-      chunk(lines.join("\n"), colors.dim),
-    ]);
+    const content = queueContent(this.state);
+    this.queueText.visible = content !== null;
+    if (content) this.queueText.content = content;
   }
 
   private syncTodo(): void {
-    const s = this.state;
-    const agents = subagentsChunks(s, Date.now());
-    this.todoText.visible = todoVisible(s) || agents.length > 0;
-    if (this.todoText.visible) this.todoText.content = new StyledText([...agents, ...(todoVisible(s) ? todoChunks(s.todos ?? [], s.displayMode === "compact") : [])]);
+    const content = todoContent(this.state, Date.now());
+    this.todoText.visible = content !== null;
+    if (content) this.todoText.content = content;
   }
 
   private syncPromptMarker(): void {
@@ -319,18 +300,8 @@ export class TuiApp {
   }
 
   private syncApproval(): void {
-    const a = this.state.approval;
-    this.approvalBox.visible = a !== null;
-    if (!a) {
-      this.approvalShownId = null;
-      return;
-    }
-    if (this.approvalShownId !== a.requestId) {
-      this.approvalShownId = a.requestId;
-      // The guard starts when the box is drawn: nothing before, and nothing in the next 250 ms, answers it.
-      this.input.approvalShownAt = this.renderer.clock.now();
-      this.approvalText.content = new StyledText(approvalChunks(a));
-    }
+    // The guard starts when the box is drawn: nothing before, and nothing in the next 250 ms, answers it.
+    if (this.approvalPanel.sync(this.state.approval)) this.input.approvalShownAt = this.renderer.clock.now();
   }
 
   private syncSpinner(): void {
@@ -348,17 +319,12 @@ export class TuiApp {
   }
 
   private syncStatus(): void {
-    let hint = this.input.hint;
     const search = this.input.search;
-    if (search) hint = t("tui.search", { query: search.query, match: search.match.split("\n")[0] ?? "" });
-    const text = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint, this.statusWidth(), vimLabel(this.internals));
+    const hint = search ? t("tui.search", { query: search.query, match: search.match.split("\n")[0] ?? "" }) : this.input.hint;
+    // The status line has one column of left padding.
+    const text = statusText(this.state, this.renderer.clock.now(), this.spinnerFrame, hint, Math.max(1, this.renderer.width - 1), vimLabel(this.internals));
     // Every sync lands here (30 a second while streaming): an unchanged line is not re-encoded and re-laid out.
     if (text !== this.statusShown) this.statusLine.content = this.statusShown = text;
-  }
-
-  /** Cells the status line may use (it has one column of left padding). */
-  private statusWidth(): number {
-    return Math.max(1, this.renderer.width - 1);
   }
 
   private onResize = (): void => this.syncNow();
@@ -371,35 +337,22 @@ export class TuiApp {
   }
 
   private syncFooterHeight(): void {
-    const extra =
-      (this.queueText.visible ? Math.min(this.state.queue.length, 5) + 1 : 0) +
-      todoRows(this.state) +
-      subagentsRows(this.state) +
-      (this.approvalBox.visible ? 12 : 0) +
-      (this.completionText.visible ? Math.min(this.input.completion?.items.length ?? 0, 8) : 0) +
-      (this.rewindMenu?.rows ?? 0) +
-      this.picker.rows;
-    const promptRows = Math.min(8, Math.max(1, this.prompt.lineCount)) + 2;
-    const liveRows = this.live ? Math.min(12, this.live.lineEstimate) : 0;
-    const want = Math.max(4, Math.min(this.renderer.terminalHeight - 2, promptRows + 1 + extra + liveRows + (liveRows ? 1 : 0)));
+    const want = footerHeightFor(this.state, {
+      queueVisible: this.queueText.visible,
+      approvalVisible: this.approvalPanel.visible,
+      completionItems: this.completionText.visible ? this.input.completion?.items.length : 0,
+      rewindRows: this.rewindMenu?.rows ?? 0,
+      pickerRows: this.picker.rows,
+      promptLines: this.prompt.lineCount,
+      liveLines: this.live?.lineEstimate,
+      terminalHeight: this.renderer.terminalHeight,
+    });
     if (this.renderer.footerHeight !== want) this.renderer.footerHeight = want;
   }
 
   // ---- input ----
 
-  private onSelection = (sel: { getSelectedText(): string } | null): void => {
-    const text = sel?.getSelectedText();
-    if (!text) return;
-    let ok = false;
-    try {
-      ok = this.renderer.copyToClipboardOSC52(text);
-    } catch (e) {
-      // The native session refuses outside its output phase (seen in the test renderer): never fatal.
-      this.log(`osc52 failed: ${String(e)}`);
-    }
-    this.opts.onCopy?.(text);
-    this.log(`selection: ${text.length} chars, osc52 ${ok ? "sent" : "not sent"}`);
-  };
+  private onSelection = (sel: { getSelectedText(): string } | null): void => copySelection(this.internals, sel?.getSelectedText());
 
   private onPromptChanged(): void {
     const text = this.prompt.plainText;
@@ -420,24 +373,6 @@ export class TuiApp {
   private closeRewindMenu(): void {
     this.prompt.focus();
     this.syncNow();
-  }
-
-  private cyclePermissionMode(): void {
-    const i = PERMISSION_CYCLE.indexOf(this.state.status.permissionMode);
-    const mode = PERMISSION_CYCLE[(i + 1) % PERMISSION_CYCLE.length]!;
-    this.submit({ type: "set_permission_mode", mode });
-    this.dispatch({ type: "ui.set_permission_mode", mode });
-  }
-
-  private requestRewind(): void {
-    if (this.rewindMenu) {
-      if (this.state.status.running) return this.dispatch({ type: "ui.notice", level: "warn", text: t("tui.rewindWhileRunning") });
-      this.input.lastEscAt = -Infinity;
-      if (this.rewindMenu.open()) this.syncNow();
-      return;
-    }
-    if (this.opts.onRewindRequest) this.opts.onRewindRequest();
-    else this.dispatch({ type: "ui.notice", level: "info", text: t("tui.rewindUnavailable") });
   }
 
   private onSubmit(): void {
