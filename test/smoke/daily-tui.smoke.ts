@@ -80,7 +80,8 @@ describe.skipIf(!hasTmux())("daily-driver features in the TUI (compiled binary)"
       await say(t, "!ls");
       await t.waitFor((s) => s.includes("marker-file.txt"));
       await say(t, "!seq 1 9");
-      const seq = await t.waitFor((s) => s.includes("exit code 0") && s.split("\n").some((l) => l.trim() === "9"));
+      // Two "exit code 0": the `!ls` block's and this one's (while it runs, only its live tail shows).
+      const seq = await t.waitFor((s) => s.split("exit code 0").length === 3 && s.split("\n").some((l) => l.trim() === "9"));
       expect(seq.split("\n").some((l) => l.trim() === "1")).toBe(true);
       expect(fake.requests.filter((q) => q.path === "/api/chat")).toHaveLength(0);
       await say(t, "what is in the listing?");
