@@ -36,7 +36,10 @@ export const TARGETS: Target[] = [
   { name: "windows-x64", bunTarget: "bun-windows-x64", nativePkg: "@opentui/core-win32-x64", libc: "none", exe: true },
 ];
 
-function gitCommit(): string {
+/** The commit the binary reports: CHATCLI_BUILD_COMMIT when set (a container build has no .git), else git's. */
+export function gitCommit(env: Record<string, string | undefined> = process.env): string {
+  const fromEnv = env.CHATCLI_BUILD_COMMIT?.trim();
+  if (fromEnv) return fromEnv;
   const r = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { cwd: root, stdout: "pipe", stderr: "ignore" });
   return r.exitCode === 0 ? r.stdout.toString().trim() : "unknown";
 }
