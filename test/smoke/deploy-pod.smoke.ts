@@ -1,0 +1,164 @@
+// The pod of deploy/kustomize/base (the chart's default pod) run for real, without a cluster: the container's
+// command, args and environment from the manifest, with only the places a cluster provides swapped for local ones
+// (the PVC → a temp dir, the Secret → a token, port 7433 → a free port, the in-cluster Ollama → the fake one). The
+// exec probes from the manifest must pass (and fail with a wrong token), a session must survive a "pod restart"
+// (SIGTERM, then a new process on the same volume lists and loads it), and nothing may be written outside the
+// volume and TMPDIR (the root filesystem is read-only in the pod).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { V1Container, V1Deployment } from "@kubernetes/client-node";
+import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
+import { BUILT_BINARY, isolatedBinary, type BinaryEnv } from "../support/binary.ts";
+
+const root = join(import.meta.dir, "../..");
+const TOKEN = "team-token-from-the-secret-0123456789abcdef";
+
+let b: BinaryEnv;
+let fake: FakeOllama;
+let container: V1Container;
+let scratch: string;
+// Issue 22's HTTP transport (`serve --probe`) is what this pod runs; a build without it cannot run the pod.
+const binary = process.env.CHATCLI_BINARY || BUILT_BINARY;
+const hasHttpServe = Bun.spawnSync([binary, "serve", "--help"], { stdout: "pipe", stderr: "pipe" }).stdout.toString().includes("--probe");
+
+beforeAll(async () => {
+  b = isolatedBinary();
+  fake = startFakeOllama({ models: [{ name: "coder:7b", contextLength: 16384, capabilities: ["completion", "tools"] }] });
+  const { parse } = await import("yaml");
+  const dep = parse(readFileSync(join(root, "deploy/kustomize/base/deployment.yaml"), "utf8")) as V1Deployment;
+  container = dep.spec!.template.spec!.containers[0]!;
+  scratch = mkdtempSync(join(tmpdir(), "chatcli-pod-"));
+});
+afterAll(() => {
+  fake.stop();
+  b.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+interface Pod {
+  data: string;
+  tmp: string;
+  port: number;
+  env: Record<string, string>;
+  /** The manifest's argv with the local binary and port. */
+  argv(words: string[]): string[];
+}
+
+/** The manifest's container, localised: /data → `data`, /tmp → `tmp`, 7433 → `port`, the Secret → TOKEN. */
+function localPod(data: string, port: number): Pod {
+  const tmp = join(scratch, `tmp-${port}`);
+  mkdirSync(tmp, { recursive: true });
+  const swap = (v: string) => v.replace(/^\/data(?=\/|$)/, data).replace(/^\/tmp(?=\/|$)/, tmp).replace(":7433", `:${port}`).replace("http://ollama:11434", fake.url);
+  const env: Record<string, string> = { PATH: b.env.PATH!, LANG: "C.UTF-8", LLM_MODEL: "coder:7b" };
+  for (const e of container.env ?? []) {
+    if (e.value !== undefined) env[e.name] = swap(e.value);
+    else if (e.valueFrom?.secretKeyRef) env[e.name] = TOKEN;
+  }
+  return {
+    data,
+    tmp,
+    port,
+    env,
+    argv: (words) => words.map((w) => (w === "chatcli" ? b.bin : w === "7433" ? String(port) : swap(w))),
+  };
+}
+
+async function startPod(pod: Pod): Promise<{ proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; stderr: () => string }> {
+  const command = container.command!;
+  // tini is PID 1 in the image (it only forwards signals and reaps); here the server runs directly.
+  expect(command.slice(0, 2)).toEqual(["/usr/bin/tini", "--"]);
+  const proc = Bun.spawn(pod.argv([...command.slice(2), ...container.args!]), { cwd: pod.data, env: pod.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  let err = "";
+  const reader = (async () => {
+    for await (const chunk of proc.stderr) err += new TextDecoder().decode(chunk);
+  })();
+  const deadline = Date.now() + 20_000;
+  while (!/listening on (\S+)/.test(err) && proc.exitCode === null && Date.now() < deadline) await Bun.sleep(50);
+  const url = /listening on (\S+)/.exec(err)?.[1];
+  if (!url) throw new Error(`the pod's server did not start: ${err}`);
+  void reader;
+  return { proc, url: url.replace("0.0.0.0", "127.0.0.1"), stderr: () => err };
+}
+
+async function probe(pod: Pod, kind: "readinessProbe" | "livenessProbe", env: Record<string, string> = {}): Promise<number> {
+  const p = Bun.spawn(pod.argv(container[kind]!.exec!.command!), { cwd: pod.data, env: { ...pod.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  return p.exited;
+}
+
+async function rpc(url: string, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const res = await fetch(`${url}/rpc`, { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "x-chatcli-client": "pod-test" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
+  if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+/** Reads the SSE stream of a session until a turn completes. */
+async function untilTurnCompleted(url: string, sessionId: string): Promise<void> {
+  const res = await fetch(`${url}/events?sessionId=${sessionId}`, { headers: { authorization: `Bearer ${TOKEN}`, "x-chatcli-client": "pod-test" }, signal: AbortSignal.timeout(30_000) });
+  let text = "";
+  for await (const chunk of res.body!) {
+    text += new TextDecoder().decode(chunk);
+    if (text.includes('"turn.completed"')) break;
+  }
+}
+
+/** Every file under `dir`, relative. */
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+}
+
+describe.skipIf(!hasHttpServe)(`the deploy pod, run without a cluster (compiled binary)${hasHttpServe ? "" : " — skipped: this build's chatcli serve has no HTTP transport (--probe)"}`, () => {
+  test("probes pass with the Secret's token and fail without it; a session survives a restart on the same volume", async () => {
+    const data = join(scratch, "pvc");
+    mkdirSync(data, { recursive: true });
+    const homeBefore = files(b.home);
+    const pod = localPod(data, await freePort());
+    const first = await startPod(pod);
+    expect(first.stderr()).toMatch(/without TLS/i); // the warning the plain-HTTP variant prints at every start
+    expect(await probe(pod, "readinessProbe")).toBe(0);
+    expect(await probe(pod, "livenessProbe")).toBe(0);
+    expect(await probe(pod, "readinessProbe", { CHATCLI_SERVER_TOKEN: "wrong" })).toBe(1);
+    const tokenFile = join(pod.env.CHATCLI_HOME!, "server", `${pod.port}.token`);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(tokenFile, "utf8").trim()).toBe(TOKEN);
+
+    await rpc(first.url, "initialize", { protocolVersion: 1, clientInfo: { name: "pod-test" } });
+    const created = await rpc(first.url, "session/new", { cwd: data });
+    const sessionId = (created.session as { sessionId: string }).sessionId;
+    fake.enqueue({ text: "The codeword is HERON." });
+    const turn = untilTurnCompleted(first.url, sessionId);
+    await rpc(first.url, "session/prompt", { sessionId, text: "remember the codeword" });
+    await turn;
+
+    // The pod is deleted (SIGTERM), a new one mounts the same volume.
+    first.proc.kill("SIGTERM");
+    expect(await first.proc.exited).toBe(0);
+    const pod2 = localPod(data, await freePort());
+    const second = await startPod(pod2);
+    try {
+      expect(await probe(pod2, "readinessProbe")).toBe(0);
+      await rpc(second.url, "initialize", { protocolVersion: 1 });
+      const listed = (await rpc(second.url, "session/list")).sessions as Array<{ sessionId: string }>;
+      expect(listed.map((s) => s.sessionId)).toContain(sessionId);
+      const loaded = await rpc(second.url, "session/load", { sessionId });
+      expect(JSON.stringify(loaded.history)).toContain("HERON");
+    } finally {
+      second.proc.kill("SIGTERM");
+      await second.proc.exited;
+    }
+    // Everything the server wrote is on the volume or in TMPDIR: nothing in the (here writable) home of the binary.
+    expect(files(b.home)).toEqual(homeBefore);
+    expect(files(data).some((f) => f.startsWith(".chatcli/sessions/"))).toBe(true);
+  }, 120_000);
+});
