@@ -106,6 +106,9 @@ describe.skipIf(!helm)(`helm template${helm ? "" : " — skipped: no helm binary
     expect(await checkManifests(objs, { tls: true, watcher: true, pvc: true })).toEqual([]);
     const c = find<V1Deployment>(objs, "Deployment").spec!.template.spec!.containers[0]!;
     expect(c.args).toEqual(expect.arrayContaining(["--allow-origin", "https://ide.example.com"]));
+    expect(c.readinessProbe!.exec!.command).toEqual(["chatcli", "serve", "--probe", "https://127.0.0.1:7433", "--tls-cert", "/etc/chatcli/tls/tls.crt"]);
+    const withCa = find<V1Deployment>(await rendered(["--set", "tls.secretName=chatcli-tls,tls.probeCaKey=ca.crt"]), "Deployment").spec!.template.spec!.containers[0]!;
+    expect(withCa.livenessProbe!.exec!.command!.slice(-2)).toEqual(["--tls-cert", "/etc/chatcli/tls/ca.crt"]);
     expect(c.envFrom).toEqual([{ secretRef: { name: "llm-keys" } }]);
     const cm = find<V1ConfigMap>(objs, "ConfigMap");
     expect(JSON.parse(cm.data!["settings.json"]!)).toEqual({ model: "qwen3", k8s: { watch: { namespace: "shop", deployment: "api" } } });

@@ -5,11 +5,12 @@
 // (SIGTERM, then a new process on the same volume lists and loads it), and nothing may be written outside the
 // volume and TMPDIR (the root filesystem is read-only in the pod).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { V1Container, V1Deployment } from "@kubernetes/client-node";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
+import { hasOpenssl, makeKubePki, type KubePki } from "../support/kube-certs.ts";
 import { BUILT_BINARY, isolatedBinary, type BinaryEnv } from "../support/binary.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -49,17 +50,24 @@ interface Pod {
   tmp: string;
   port: number;
   env: Record<string, string>;
+  container: V1Container;
   /** The manifest's argv with the local binary and port. */
   argv(words: string[]): string[];
 }
 
 /** The manifest's container, localised: /data → `data`, /tmp → `tmp`, 7433 → `port`, the Secret → TOKEN. */
-function localPod(data: string, port: number): Pod {
+function localPod(data: string, port: number, c: V1Container = container, tls?: string): Pod {
   const tmp = join(scratch, `tmp-${port}`);
   mkdirSync(tmp, { recursive: true });
-  const swap = (v: string) => v.replace(/^\/data(?=\/|$)/, data).replace(/^\/tmp(?=\/|$)/, tmp).replace(":7433", `:${port}`).replace("http://ollama:11434", fake.url);
+  // One pass: the local paths are themselves under /tmp.
+  const swap = (v: string) =>
+    v
+      .replace(/^\/(data|tmp)(?=\/|$)/, (_, dir: string) => (dir === "data" ? data : tmp))
+      .replace(/^\/etc\/chatcli\/tls(?=\/)/, tls ?? "/etc/chatcli/tls")
+      .replace(":7433", `:${port}`)
+      .replace("http://ollama:11434", fake.url);
   const env: Record<string, string> = { PATH: b.env.PATH!, LANG: "C.UTF-8", LLM_MODEL: "coder:7b" };
-  for (const e of container.env ?? []) {
+  for (const e of c.env ?? []) {
     if (e.value !== undefined) env[e.name] = swap(e.value);
     else if (e.valueFrom?.secretKeyRef) env[e.name] = TOKEN;
   }
@@ -68,15 +76,16 @@ function localPod(data: string, port: number): Pod {
     tmp,
     port,
     env,
+    container: c,
     argv: (words) => words.map((w) => (w === "chatcli" ? b.bin : w === "7433" ? String(port) : swap(w))),
   };
 }
 
 async function startPod(pod: Pod): Promise<{ proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url: string; stderr: () => string }> {
-  const command = container.command!;
+  const command = pod.container.command!;
   // tini is PID 1 in the image (it only forwards signals and reaps); here the server runs directly.
   expect(command.slice(0, 2)).toEqual(["/usr/bin/tini", "--"]);
-  const proc = Bun.spawn(pod.argv([...command.slice(2), ...container.args!]), { cwd: pod.data, env: pod.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(pod.argv([...command.slice(2), ...pod.container.args!]), { cwd: pod.data, env: pod.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let err = "";
   const reader = (async () => {
     for await (const chunk of proc.stderr) err += new TextDecoder().decode(chunk);
@@ -84,13 +93,14 @@ async function startPod(pod: Pod): Promise<{ proc: Bun.Subprocess<"ignore", "pip
   const deadline = Date.now() + 20_000;
   while (!/listening on (\S+)/.test(err) && proc.exitCode === null && Date.now() < deadline) await Bun.sleep(50);
   const url = /listening on (\S+)/.exec(err)?.[1];
+  if (!url) proc.kill();
   if (!url) throw new Error(`the pod's server did not start: ${err}`);
   void reader;
   return { proc, url: url.replace("0.0.0.0", "127.0.0.1"), stderr: () => err };
 }
 
 async function probe(pod: Pod, kind: "readinessProbe" | "livenessProbe", env: Record<string, string> = {}): Promise<number> {
-  const p = Bun.spawn(pod.argv(container[kind]!.exec!.command!), { cwd: pod.data, env: { ...pod.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn(pod.argv(pod.container[kind]!.exec!.command!), { cwd: pod.data, env: { ...pod.env, ...env }, stdout: "pipe", stderr: "pipe" });
   return p.exited;
 }
 
@@ -161,4 +171,36 @@ describe.skipIf(!hasHttpServe)(`the deploy pod, run without a cluster (compiled 
     expect(files(b.home)).toEqual(homeBefore);
     expect(files(data).some((f) => f.startsWith(".chatcli/sessions/"))).toBe(true);
   }, 120_000);
+
+  const helm = Bun.which("helm");
+  let madePki: KubePki | undefined;
+  const pki = (): KubePki => (madePki ??= makeKubePki());
+  // tls.crt holding leaf + CA (the default probeCaKey), or a leaf-only tls.crt with the CA in ca.crt (cert-manager).
+  for (const [label, probeCaKey, files] of [
+    ["tls.crt with its CA", "tls.crt", (p: KubePki) => ({ "tls.crt": p.certPem + p.caPem, "tls.key": p.keyPem })],
+    ["the CA in ca.crt", "ca.crt", (p: KubePki) => ({ "tls.crt": p.certPem, "tls.key": p.keyPem, "ca.crt": p.caPem })],
+  ] as const) {
+    test.skipIf(!helm || !hasOpenssl())(`the chart's TLS variant (${label}): HTTPS from the Secret's certificate, and the probes trust it${helm ? "" : " — skipped: no helm binary on PATH"}`, async () => {
+      const r = Bun.spawnSync([helm!, "template", "team", join(root, "deploy/helm/chatcli"), "--set", `tls.secretName=chatcli-tls,tls.probeCaKey=${probeCaKey}`], { stdout: "pipe", stderr: "pipe" });
+      const { parseAllDocuments } = await import("yaml");
+      const dep = parseAllDocuments(r.stdout.toString()).map((d) => d.toJSON() as V1Deployment & { kind: string }).find((o) => o?.kind === "Deployment")!;
+      const c = dep.spec!.template.spec!.containers[0]!;
+      // The kubernetes.io/tls Secret's files, for a certificate valid for 127.0.0.1 (as docs/deploy.md requires).
+      const tls = mkdtempSync(join(scratch, "tls-"));
+      for (const [name, pem] of Object.entries(files(pki()))) writeFileSync(join(tls, name), pem);
+      const data = mkdtempSync(join(scratch, "pvc-tls-"));
+      const pod = localPod(data, await freePort(), c, tls);
+      const server = await startPod(pod);
+      try {
+        expect(server.url).toStartWith("https://");
+        expect(server.stderr()).not.toMatch(/without TLS/i);
+        expect(await probe(pod, "readinessProbe")).toBe(0);
+        expect(await probe(pod, "livenessProbe")).toBe(0);
+        expect(await probe(pod, "livenessProbe", { CHATCLI_SERVER_TOKEN: "wrong" })).toBe(1);
+      } finally {
+        server.proc.kill("SIGTERM");
+        await server.proc.exited;
+      }
+    }, 60_000);
+  }
 });

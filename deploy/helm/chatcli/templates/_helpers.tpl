@@ -57,7 +57,7 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{/* The URL the exec probes GET /status on (inside the pod). */}}
 {{- define "chatcli.probeCommand" -}}
 {{- if .Values.tls.secretName -}}
-["chatcli", "serve", "--probe", {{ printf "https://127.0.0.1:%v" .Values.port | quote }}, "--tls-cert", "/etc/chatcli/tls/tls.crt"]
+["chatcli", "serve", "--probe", {{ printf "https://127.0.0.1:%v" .Values.port | quote }}, "--tls-cert", {{ printf "/etc/chatcli/tls/%s" (default "tls.crt" .Values.tls.probeCaKey) | quote }}]
 {{- else -}}
 ["chatcli", "serve", "--probe", {{ printf "http://127.0.0.1:%v" .Values.port | quote }}]
 {{- end -}}
