@@ -147,3 +147,139 @@ describe("chatcli serve over WebSocket and POST /rpc (compiled binary)", () => {
     expect(await again.stop()).toBe(0);
   }, 90_000);
 });
+
+describe("chatcli serve security (compiled binary)", () => {
+  test("no token / wrong token → 401 on every endpoint (the WebSocket upgrade too); wrong Origin → 403; allowlisted Origin ok; Host rebinding → 421", async () => {
+    const allowed = "https://editor.example";
+    const s = await serve(["--allow-origin", allowed]);
+    const auth = { authorization: `Bearer ${s.token}` };
+    const endpoints: Array<[string, RequestInit]> = [
+      ["/rpc", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1 } }) }],
+      ["/status", {}],
+      ["/events?sessionId=x", {}],
+      ["/ws", { headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" } }],
+    ];
+    for (const [path, init] of endpoints) {
+      const base = (init.headers ?? {}) as Record<string, string>;
+      const none = await fetch(`${s.url}${path}`, init);
+      expect([path, none.status]).toEqual([path, 401]);
+      expect(await none.text()).toBe(""); // no detail
+      const wrong = await fetch(`${s.url}${path}`, { ...init, headers: { ...base, authorization: `Bearer ${s.token.slice(0, -2)}xx` } });
+      expect([path, wrong.status]).toEqual([path, 401]);
+      const evil = await fetch(`${s.url}${path}`, { ...init, headers: { ...base, ...auth, origin: "http://evil.example" } });
+      expect([path, evil.status]).toEqual([path, 403]);
+      expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+      const rebind = await fetch(`${s.url}${path}`, { ...init, headers: { ...base, ...auth, host: `attacker.example:${s.port}` } });
+      expect([path, rebind.status]).toEqual([path, 421]);
+    }
+    // A real WebSocket client without the token cannot open; with the subprotocol form it can.
+    await expect(WsClient.open(s.url, "wrong")).rejects.toThrow();
+    const viaProtocol = new WebSocket(`${s.url.replace("http", "ws")}/ws`, [`chatcli.token.${s.token}`]);
+    await new Promise<void>((resolve, reject) => {
+      viaProtocol.onopen = () => resolve();
+      viaProtocol.onerror = () => reject(new Error("subprotocol token refused"));
+    });
+    viaProtocol.close();
+    const ok = await fetch(`${s.url}/status`, { headers: { ...auth, origin: allowed } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("access-control-allow-origin")).toBe(allowed);
+    const preflight = await fetch(`${s.url}/rpc`, { method: "OPTIONS", headers: { origin: allowed, "access-control-request-method": "POST" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+    const ws = await WsClient.open(s.url, s.token, { headers: { origin: allowed } });
+    expect((await ws.request("initialize", { protocolVersion: 1 })).result).toBeDefined();
+    ws.close();
+    const status = (await (await fetch(`${s.url}/status`, { headers: auth })).json()) as { errors: { unauthorized: number; forbidden: number } };
+    expect(status.errors.unauthorized).toBeGreaterThanOrEqual(9);
+    expect(status.errors.forbidden).toBeGreaterThanOrEqual(8);
+    expect(await s.stop("SIGINT")).toBe(0);
+    expect(s.stderr()).not.toContain(s.token);
+    expect(s.stderr()).toContain("GET /status 401");
+  }, 60_000);
+
+  test("settings server.allowedOrigins allowlists an origin", async () => {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(b.env.CHATCLI_HOME!, { recursive: true });
+    const settings = join(b.env.CHATCLI_HOME!, "settings.json");
+    writeFileSync(settings, JSON.stringify({ server: { allowedOrigins: ["http://localhost:5173"] } }));
+    try {
+      const s = await serve();
+      expect((await fetch(`${s.url}/status`, { headers: { authorization: `Bearer ${s.token}`, origin: "http://localhost:5173" } })).status).toBe(200);
+      expect((await fetch(`${s.url}/status`, { headers: { authorization: `Bearer ${s.token}`, origin: "http://localhost:5174" } })).status).toBe(403);
+      expect(await s.stop()).toBe(0);
+    } finally {
+      (await import("node:fs")).rmSync(settings);
+    }
+  }, 30_000);
+
+  test("bind policy: non-loopback without --allow-remote → exit 2; --allow-remote without TLS or --insecure → exit 2; --insecure warns", async () => {
+    const noRemote = await run(b, ["serve", "--host", "0.0.0.0", "--port", "0"]);
+    expect(noRemote.code).toBe(2);
+    expect(noRemote.stderr).toContain("--allow-remote");
+    const noTls = await run(b, ["serve", "--host", "0.0.0.0", "--port", "0", "--allow-remote"]);
+    expect(noTls.code).toBe(2);
+    expect(noTls.stderr).toContain("--insecure");
+    const half = await run(b, ["serve", "--port", "0", "--tls-cert", "/nonexistent"]);
+    expect(half.code).toBe(2);
+    const stdioMix = await run(b, ["serve", "--stdio", "--port", "1"]);
+    expect(stdioMix.code).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const s = await serve(["--host", "0.0.0.0", "--allow-remote", "--insecure"]);
+      expect(s.stderr()).toMatch(/WARNING: --insecure/); // at every start
+      expect(s.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+      const local = s.url.replace("0.0.0.0", "127.0.0.1");
+      expect((await fetch(`${local}/status`, { headers: { authorization: `Bearer ${s.token}` } })).status).toBe(200);
+      expect((await fetch(`${local}/status`)).status).toBe(401);
+      expect(await s.stop()).toBe(0);
+    }
+    const help = await run(b, ["serve", "--help"]);
+    expect(help.code).toBe(0);
+    for (const flag of ["--host", "--port", "--allow-remote", "--tls-cert", "--tls-key", "--insecure", "--allow-origin", "--token-file", "--probe", "--stdio", "--print-schema"]) expect(help.stdout).toContain(flag);
+  }, 60_000);
+
+  test("CHATCLI_SERVER_TOKEN and --token-file set the token; --probe exits 0 with the right token, 1 otherwise", async () => {
+    const fixed = "fixed-token-for-the-test-0123456789";
+    const s = await serve([], { CHATCLI_SERVER_TOKEN: fixed });
+    expect(s.token).toBe(fixed);
+    expect(statSync(s.tokenFile).mode & 0o777).toBe(0o600);
+    const probeOk = await run(b, ["serve", "--probe", s.url]); // the port's token file
+    expect(probeOk.code).toBe(0);
+    expect((await run(b, ["serve", "--probe", s.url], { CHATCLI_SERVER_TOKEN: fixed })).code).toBe(0);
+    const probeBad = await run(b, ["serve", "--probe", s.url], { CHATCLI_SERVER_TOKEN: "nope" });
+    expect(probeBad.code).toBe(1);
+    expect(probeBad.stderr).toContain("401");
+    expect(await s.stop()).toBe(0);
+    expect(s.stderr()).not.toContain(fixed);
+    expect((await run(b, ["serve", "--probe", s.url], { CHATCLI_SERVER_TOKEN: fixed })).code).toBe(1); // nothing listens
+
+    const { writeFileSync } = await import("node:fs");
+    const secretFile = join(b.dir, "..", "mounted-token");
+    writeFileSync(secretFile, "from-a-mounted-secret-abcdef\n");
+    const f = await serve(["--token-file", secretFile]);
+    expect(f.token).toBe("from-a-mounted-secret-abcdef");
+    expect((await run(b, ["serve", "--probe", f.url, "--token-file", secretFile])).code).toBe(0);
+    expect(await f.stop()).toBe(0);
+  }, 60_000);
+
+  test("TLS: https and wss with a test certificate; --probe trusts it with --tls-cert", async () => {
+    const { hasOpenssl, makeKubePki } = await import("../support/kube-certs.ts");
+    if (!hasOpenssl()) return;
+    const pki = makeKubePki();
+    const { writeFileSync } = await import("node:fs");
+    const dir = join(b.dir, "..");
+    writeFileSync(join(dir, "srv.crt"), pki.certPem);
+    writeFileSync(join(dir, "srv.key"), pki.keyPem);
+    writeFileSync(join(dir, "ca.crt"), pki.caPem);
+    const s = await serve(["--tls-cert", join(dir, "srv.crt"), "--tls-key", join(dir, "srv.key")]);
+    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${s.url}/status`, { headers: { authorization: `Bearer ${s.token}` }, tls: { ca: pki.caPem } });
+    expect(res.status).toBe(200);
+    await expect(fetch(`${s.url}/status`, { headers: { authorization: `Bearer ${s.token}` } })).rejects.toThrow(); // untrusted without the CA
+    const ws = await WsClient.open(s.url, s.token, { ca: pki.caPem });
+    expect((await ws.request("initialize", { protocolVersion: 1 })).result).toMatchObject({ protocolVersion: 1 });
+    ws.close();
+    expect((await run(b, ["serve", "--probe", s.url, "--tls-cert", join(dir, "ca.crt")])).code).toBe(0);
+    expect((await run(b, ["serve", "--probe", s.url])).code).toBe(1);
+    expect(await s.stop()).toBe(0);
+  }, 60_000);
+});
