@@ -84,10 +84,19 @@ describe("chatcli serve over WebSocket and POST /rpc (compiled binary)", () => {
     expect(me.eventsPerSecond).toBeGreaterThan(0);
     expect(status.droppedClients).toBe(0);
 
+    // SIGTERM mid-turn: the turn ends, the session is saved, the client hears session.ended then server/closing.
+    const before = c.events(sessionId).length;
+    fake.enqueue({ text: "word ".repeat(500), chunkCount: 500, chunkDelayMs: 20 });
+    await c.request("session/prompt", { sessionId, text: "a long story" });
+    await c.waitFor((m) => m.params?.event?.type === "message.delta" && m.params.seq > before);
     expect(await s.stop()).toBe(0);
     await c.waitFor((m) => m.method === "server/closing");
     expect(c.messages.find((m) => m.method === "server/closing")!.params).toMatchObject({ reason: "shutdown" });
-    expect(c.events(sessionId).at(-1)!.type).toBe("session.ended");
+    const tail = c.events(sessionId).slice(before).map((e) => e.type);
+    expect(tail).toContain("turn.completed");
+    expect(tail.at(-1)).toBe("session.ended");
+    expect(c.messages.findIndex((m) => m.method === "server/closing")).toBeGreaterThan(c.messages.findIndex((m) => m.params?.event?.type === "session.ended"));
+    await c.waitFor(() => c.closeCode !== undefined, 5_000);
     expect(existsSync(s.tokenFile)).toBe(false);
     expect(s.stderr()).not.toContain(s.token);
     expect(s.stderr()).toMatch(/ws-\d+ session\/prompt ok \d+ms/); // one line per request, with its duration
