@@ -58,7 +58,7 @@ export class RpcConnection implements HostClient {
     } catch (err) {
       const code = err instanceof RpcFailure ? err.code : RPC_ERROR.internalError;
       this.o.log?.(`${this.id} ${method} error ${code} ${ms()}ms`);
-      if (respond) this.error(id, code, err instanceof Error ? err.message : String(err));
+      if (respond) this.o.send({ jsonrpc: "2.0", id, error: { code, message: err instanceof Error ? err.message : String(err) } });
     }
   }
 
@@ -106,7 +106,9 @@ export class RpcConnection implements HostClient {
     };
   }
 
+  /** A request refused before dispatch (malformed, unknown, bad params, not initialized, too large): logged too. */
   private error(id: RpcId | null, code: number, message: string): void {
+    this.o.log?.(`${this.id} - error ${code}`);
     this.o.send({ jsonrpc: "2.0", id, error: { code, message } });
   }
 }
