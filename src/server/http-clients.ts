@@ -36,6 +36,8 @@ export interface EventStream {
 export class HttpClient {
   readonly conn: RpcConnection;
   readonly streams = new Map<string, EventStream>();
+  /** When it last sent a request or opened a stream (idle clients without a stream are forgotten). */
+  lastUsed = Date.now();
   private chain: Promise<unknown> = Promise.resolve();
   private captured: Outgoing | undefined;
 
@@ -48,6 +50,7 @@ export class HttpClient {
 
   /** One request frame; resolves with its response (undefined for a client notification). */
   call(text: string): Promise<Outgoing | undefined> {
+    this.lastUsed = Date.now();
     const next = this.chain.then(async () => {
       this.captured = undefined;
       await this.conn.receive(text);

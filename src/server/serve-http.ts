@@ -21,6 +21,8 @@ export const HTTP_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 export const CLIENT_QUEUE_MAX_BYTES = 8 * 1024 * 1024;
 /** WebSocket: we hand frames to the socket while its own buffer is below this. */
 export const WS_HIGH_WATER_BYTES = 1024 * 1024;
+/** A POST/SSE client with no open stream and no request for this long is detached and forgotten. */
+export const IDLE_HTTP_CLIENT_MS = 15 * 60_000;
 /** The close code of a slow client (4000-4999: private use). */
 export const CLOSE_SLOW_CLIENT = 4008;
 
@@ -78,6 +80,13 @@ export function serveHttp(o: HttpServeOptions): HttpServer {
   const httpClient = (id: string) => {
     let c = httpClients.get(id);
     if (!c) {
+      // Clients come and go by header: one idle past IDLE_HTTP_CLIENT_MS with no open stream is detached and forgotten.
+      const now = Date.now();
+      for (const [k, old] of httpClients) {
+        if (old.streams.size > 0 || now - old.lastUsed < IDLE_HTTP_CLIENT_MS) continue;
+        o.host.detach(old.conn);
+        httpClients.delete(k);
+      }
       c = new HttpClient(id, { host: o.host, serverVersion: o.serverVersion, log: o.log, sent: (cid) => o.metrics.sent(cid), answered: (err) => o.metrics.request(err ? "error" : "ok") });
       httpClients.set(id, c);
     }
@@ -106,6 +115,7 @@ export function serveHttp(o: HttpServeOptions): HttpServer {
     const afterSeq = resume === null ? undefined : Number(resume);
     if (afterSeq !== undefined && !(Number.isInteger(afterSeq) && afterSeq >= 0)) return new Response("afterSeq must be a non-negative integer\n", { status: 400, headers: cors });
     const client = httpClient(rawId ?? nextId("sse"));
+    client.lastUsed = Date.now();
     const t0 = performance.now();
     client.streams.get(sessionId)?.close();
     let stream: EventStream | undefined;

@@ -157,6 +157,37 @@ describe("chatcli serve over WebSocket and POST /rpc (compiled binary)", () => {
   }, 90_000);
 });
 
+describe("chatcli serve: several sessions, several clients (compiled binary)", () => {
+  test("two sessions on one server; a second client on a session observes (its ops are refused) and gets the same events", async () => {
+    const s = await serve();
+    const a = await WsClient.open(s.url, s.token);
+    const o = await WsClient.open(s.url, s.token);
+    await a.request("initialize", { protocolVersion: 1 });
+    await o.request("initialize", { protocolVersion: 1 });
+    const one = sessionIdOf(await a.request("session/new", {}));
+    const two = sessionIdOf(await o.request("session/new", {}));
+    expect(one).not.toBe(two);
+    const attached = await o.request("session/load", { sessionId: one, afterSeq: 0 });
+    expect(attached.result).toMatchObject({ driver: false, session: { sessionId: one, clients: 2 } });
+    expect((await o.request("session/prompt", { sessionId: one, text: "not yours" })).error!.code).toBe(-32002);
+    fake.enqueue({ text: "Shared answer." });
+    await a.request("session/prompt", { sessionId: one, text: "hello both" });
+    await a.waitFor((m) => m.params?.sessionId === one && m.params.event?.type === "turn.completed");
+    await o.waitFor((m) => m.params?.sessionId === one && m.params.event?.type === "turn.completed");
+    expect(o.events(one).map((e) => e.seq)).toEqual(a.events(one).map((e) => e.seq));
+    const listed = (await a.request("session/list")).result!.sessions as Array<{ sessionId: string; live: boolean }>;
+    expect(listed.filter((x) => x.live).map((x) => x.sessionId).sort()).toEqual([one, two].sort());
+    // The driver leaves: the observer drives.
+    a.close();
+    await Bun.sleep(200);
+    fake.enqueue({ text: "Now yours." });
+    expect((await o.request("session/prompt", { sessionId: one, text: "mine now" })).result).toEqual({ queued: false });
+    await o.waitFor((m) => m.params?.sessionId === one && JSON.stringify(m.params.event).includes("Now yours."));
+    o.close();
+    expect(await s.stop()).toBe(0);
+  }, 60_000);
+});
+
 describe("chatcli serve security (compiled binary)", () => {
   test("no token / wrong token → 401 on every endpoint (the WebSocket upgrade too); wrong Origin → 403; allowlisted Origin ok; Host rebinding → 421", async () => {
     const allowed = "https://editor.example";
