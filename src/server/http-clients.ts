@@ -14,8 +14,8 @@ export interface HttpClientDeps {
   host: SessionHost;
   serverVersion: string;
   log(line: string): void;
-  /** An event delivered to `clientId`. */
-  sent(clientId: string): void;
+  /** An event delivered on the stream `<clientId>/<sessionId>` (as /status lists SSE streams). */
+  sent(streamId: string): void;
   /** One answered request. */
   answered(error: boolean): void;
 }
@@ -71,7 +71,7 @@ export class HttpClient {
     const sessionId = (m.params as Partial<SessionEventParams> | undefined)?.sessionId;
     const stream = sessionId ? this.streams.get(sessionId) : undefined;
     if (!stream) return;
-    this.d.sent(this.id);
+    this.d.sent(`${this.id}/${sessionId}`);
     stream.push(m);
   }
 }
