@@ -320,6 +320,12 @@ describe("chatcli serve security (compiled binary)", () => {
     ws.close();
     expect((await run(b, ["serve", "--probe", s.url, "--tls-cert", join(dir, "ca.crt")])).code).toBe(0);
     expect((await run(b, ["serve", "--probe", s.url])).code).toBe(1);
+    // The server's own (CA-signed) certificate as --tls-cert: pinned, so a probe in the pod needs no CA file.
+    expect((await run(b, ["serve", "--probe", s.url, "--tls-cert", join(dir, "srv.crt")])).code).toBe(0);
+    writeFileSync(join(dir, "other.crt"), pki.otherCaPem);
+    const wrongPin = await run(b, ["serve", "--probe", s.url, "--tls-cert", join(dir, "other.crt")]);
+    expect(wrongPin.code).toBe(1);
+    expect(wrongPin.stderr).not.toContain(s.token);
     expect(await s.stop()).toBe(0);
   }, 60_000);
 });

@@ -149,12 +149,60 @@ export async function probeCommand(p: ProbeArgs, out: Out, err: Out, env: Record
     return fail((e as Error).message);
   }
   try {
-    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000), ...(ca ? { tls: { ca } } : {}) });
-    await res.arrayBuffer().catch(() => undefined);
-    if (res.status !== 200) return fail(t("serve.probe.status", { status: String(res.status) }));
+    const status = await getStatus(url, token, ca);
+    if (status !== 200) return fail(t("serve.probe.status", { status: String(status) }));
   } catch (e) {
     return fail((e as Error).message.split(token).join("[REDACTED]"));
   }
   out.write(`${t("serve.probe.ok", { url: base })}\n`);
   return 0;
+}
+
+/**
+ * GET /status. With `ca` (the `--tls-cert` file) the server must chain to it, or — when the file is the server's
+ * own certificate signed by a CA we were not given — present exactly that certificate (checked on a raw TLS
+ * connection before the token is sent).
+ */
+async function getStatus(url: URL, token: string, ca: string | undefined): Promise<number> {
+  const headers = { authorization: `Bearer ${token}` };
+  try {
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000), ...(ca ? { tls: { ca } } : {}) });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.status;
+  } catch (e) {
+    if (!ca || url.protocol !== "https:" || !/certificate|verify/i.test((e as Error).message)) throw e;
+    return pinnedStatus(url, token, ca);
+  }
+}
+
+async function pinnedStatus(url: URL, token: string, certPem: string): Promise<number> {
+  const { X509Certificate } = await import("node:crypto");
+  const tls = await import("node:tls");
+  const pinned = new X509Certificate(certPem).fingerprint256;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return new Promise<number>((resolve, reject) => {
+    const sock = tls.connect({ host, port: Number(url.port || 443), rejectUnauthorized: false, ...(/^[\d.:]+$/.test(host) ? {} : { servername: host }) });
+    const timer = setTimeout(() => sock.destroy(new Error("timeout")), 10_000);
+    let data = "";
+    sock.once("secureConnect", () => {
+      if (sock.getPeerCertificate().fingerprint256 !== pinned) {
+        sock.destroy(new Error("the server's certificate is not the one in --tls-cert"));
+        return;
+      }
+      sock.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+    });
+    sock.on("data", (d: Buffer) => {
+      data += d.toString("latin1");
+    });
+    sock.once("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    sock.once("close", () => {
+      clearTimeout(timer);
+      const m = /^HTTP\/1\.[01] (\d{3})/.exec(data);
+      if (m) resolve(Number(m[1]));
+      else reject(new Error("no HTTP response"));
+    });
+  });
 }
