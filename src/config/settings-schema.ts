@@ -74,6 +74,8 @@ export const settingsSchema = z.object({
   editor: z.object({ vim: z.boolean().optional() }).optional(),
   /** Memory (issue 21): `off` | `read-only` | `propose` (default: extracted facts wait in the inbox) | `auto`. */
   memory: z.object({ mode: z.enum(["off", "read-only", "propose", "auto"]).optional() }).optional(),
+  /** `chatcli serve` (issue 22): browser origins allowed besides `--allow-origin` (every other Origin gets 403). */
+  server: z.object({ allowedOrigins: z.array(z.string()).optional() }).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

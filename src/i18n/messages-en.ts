@@ -13,6 +13,7 @@ import { enK8s } from "./messages-en-k8s.ts";
 import { enMemory } from "./messages-en-memory.ts";
 import { enSubagents } from "./messages-en-subagents.ts";
 import { enServer } from "./messages-en-server.ts";
+import { enServerHttp } from "./messages-en-server-http.ts";
 
 export const en = {
   ...enCli,
@@ -29,4 +30,5 @@ export const en = {
   ...enMemory,
   ...enSubagents,
   ...enServer,
+  ...enServerHttp,
 } as const;

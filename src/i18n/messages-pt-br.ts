@@ -14,6 +14,7 @@ import { ptBRK8s } from "./messages-pt-br-k8s.ts";
 import { ptBRMemory } from "./messages-pt-br-memory.ts";
 import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
 import { ptBRServer } from "./messages-pt-br-server.ts";
+import { ptBRServerHttp } from "./messages-pt-br-server-http.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -30,4 +31,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRMemory,
   ...ptBRSubagents,
   ...ptBRServer,
+  ...ptBRServerHttp,
 };

@@ -48,15 +48,17 @@ export class RpcConnection implements HostClient {
     const params = METHODS[method].params.safeParse(env.data.params ?? {});
     if (!params.success) return respond ? this.error(id, RPC_ERROR.invalidParams, `invalid params for ${method}: ${params.error.issues.map((i) => `${i.path.join(".") || "params"}: ${i.message}`).join("; ")}`) : undefined;
     if (method !== "initialize" && !this.initialized) return respond ? this.error(id, RPC_ERROR.notInitialized, "call initialize first") : undefined;
+    const t0 = performance.now();
+    const ms = () => Math.round(performance.now() - t0);
     try {
       const out = await this.handlers()[method](params.data as never);
-      this.o.log?.(`${this.id} ${method} ok`);
+      this.o.log?.(`${this.id} ${method} ok ${ms()}ms`);
       if (respond) this.o.send({ jsonrpc: "2.0", id, result: out.result });
       out.afterResponse?.();
     } catch (err) {
       const code = err instanceof RpcFailure ? err.code : RPC_ERROR.internalError;
-      this.o.log?.(`${this.id} ${method} error ${code}`);
-      if (respond) this.error(id, code, err instanceof Error ? err.message : String(err));
+      this.o.log?.(`${this.id} ${method} error ${code} ${ms()}ms`);
+      if (respond) this.o.send({ jsonrpc: "2.0", id, error: { code, message: err instanceof Error ? err.message : String(err) } });
     }
   }
 
@@ -104,7 +106,9 @@ export class RpcConnection implements HostClient {
     };
   }
 
+  /** A request refused before dispatch (malformed, unknown, bad params, not initialized, too large): logged too. */
   private error(id: RpcId | null, code: number, message: string): void {
+    this.o.log?.(`${this.id} - error ${code}`);
     this.o.send({ jsonrpc: "2.0", id, error: { code, message } });
   }
 }

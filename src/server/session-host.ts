@@ -80,6 +80,8 @@ interface Live {
 
 export class SessionHost {
   private readonly live = new Map<string, Live>();
+  /** Sees every event once, as it leaves a session (metrics); never blocks. */
+  observer: ((event: AgentEvent) => void) | undefined;
 
   constructor(
     private readonly factory: SessionFactory,
@@ -156,6 +158,7 @@ export class SessionHost {
       s.turns += 1;
       if (!s.title) s.title = event.input.split("\n")[0]!.slice(0, 80);
     }
+    this.observer?.(event);
     const entry = { seq: s.seq, event };
     s.log.push(entry);
     if (s.log.length > REPLAY_LOG_LIMIT) s.log.splice(0, s.log.length - REPLAY_LOG_LIMIT);

@@ -14,6 +14,8 @@ import { RpcFailure, SessionHost, type BuiltSession, type SessionFactory } from 
 import { RPC_ERROR, type SessionInfo } from "../../server/protocol.ts";
 import { statSync } from "node:fs";
 import { serveStdio } from "../../server/serve-stdio.ts";
+import { normalizeOrigin } from "../../server/auth.ts";
+import { DEFAULT_PORT, probeCommand, serveHttpCommand, type HttpArgs } from "./serve-http-command.ts";
 import { VERSION } from "../../version.ts";
 import { UsageError, type CommonFlags } from "../args.ts";
 import { resolveModel } from "../resolve-model.ts";
@@ -29,6 +31,12 @@ export interface ServeArgs {
   printSchema: boolean;
   help: boolean;
   flags: CommonFlags;
+  /** The HTTP transport's flags (the default transport). */
+  http: HttpArgs;
+  /** `--probe [URL]`: check a running server instead of serving (url undefined = the default). */
+  probe?: { url?: string };
+  /** HTTP-only flags seen (refused with --stdio). */
+  httpFlags: string[];
 }
 
 export async function serveCommand(argv: string[], out: Out, err: Out): Promise<number> {
@@ -48,10 +56,12 @@ export async function serveCommand(argv: string[], out: Out, err: Out): Promise<
     out.write(`${JSON.stringify(serverSchema(), null, 2)}\n`);
     return 0;
   }
-  if (!args.stdio) {
-    err.write(`chatcli: ${t("serve.needsTransport")}\n${t("serve.runHelp")}\n`);
+  if (args.probe) return probeCommand({ ...args.probe, ...(args.http.tokenFile ? { tokenFile: args.http.tokenFile } : {}), ...(args.http.tlsCert ? { tlsCert: args.http.tlsCert } : {}) }, out, err);
+  if (args.stdio && args.httpFlags.length > 0) {
+    err.write(`chatcli: ${t("serve.http.stdioFlag", { flag: args.httpFlags[0]! })}\n${t("serve.runHelp")}\n`);
     return 2;
   }
+  if (!args.stdio) return serveHttpCommand(args.http, new SessionHost(createFactory(process.cwd(), process.env, args.flags)), err);
   const log = (line: string) => err.write(`${t("serve.log.request", { line })}\n`);
   const host = new SessionHost(createFactory(process.cwd(), process.env, args.flags));
   // SIGTERM/SIGINT: stop reading, then the same path as stdin's end (turns end cleanly, every session saved), and
@@ -69,7 +79,7 @@ export async function serveCommand(argv: string[], out: Out, err: Out): Promise<
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
-  const a: ServeArgs = { stdio: false, printSchema: false, help: false, flags: {} };
+  const a: ServeArgs = { stdio: false, printSchema: false, help: false, flags: {}, http: { host: "127.0.0.1", port: DEFAULT_PORT, allowRemote: false, insecure: false, allowOrigins: [] }, httpFlags: [] };
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     const [flag, inline] = word.startsWith("--") && word.includes("=") ? [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)] : [word, undefined];
@@ -78,7 +88,20 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       if (v === undefined || v === "") throw new UsageError(t("serve.missingValue", { flag }));
       return v;
     };
+    if (HTTP_FLAGS.has(flag) && flag !== "--token-file" && flag !== "--tls-cert") a.httpFlags.push(flag);
     if (flag === "--stdio") a.stdio = true;
+    else if (flag === "--host") a.http.host = value();
+    else if (flag === "--port") a.http.port = port(value());
+    else if (flag === "--allow-remote") a.http.allowRemote = true;
+    else if (flag === "--insecure") a.http.insecure = true;
+    else if (flag === "--tls-cert") a.http.tlsCert = value();
+    else if (flag === "--tls-key") a.http.tlsKey = value();
+    else if (flag === "--token-file") a.http.tokenFile = value();
+    else if (flag === "--allow-origin") a.http.allowOrigins.push(origin(value()));
+    else if (flag === "--probe") {
+      const next = inline ?? (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-") ? argv[++i] : undefined);
+      a.probe = next ? { url: next } : {};
+    }
     else if (flag === "--print-schema") a.printSchema = true;
     else if (flag === "--help" || flag === "-h") a.help = true;
     else if (flag === "--provider") a.flags.provider = value();
@@ -87,6 +110,20 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     else throw new UsageError(t("serve.unknownFlag", { flag: word }));
   }
   return a;
+}
+
+const HTTP_FLAGS = new Set(["--host", "--port", "--allow-remote", "--insecure", "--tls-cert", "--tls-key", "--token-file", "--allow-origin"]);
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new UsageError(t("serve.http.badPort"));
+  return n;
+}
+
+function origin(v: string): string {
+  const o = normalizeOrigin(v);
+  if (!o) throw new UsageError(t("serve.http.badOrigin", { origin: v }));
+  return o;
 }
 
 function mode(v: string): PermissionMode {

@@ -1,0 +1,20 @@
+/** English messages of `chatcli serve` over HTTP/WebSocket/SSE (issue 22): bind policy, token, probe. */
+export const enServerHttp = {
+  "serve.http.listening": "chatcli serve: listening on {url}",
+  "serve.http.insecure": "chatcli serve: WARNING: --insecure: serving {url} WITHOUT TLS on a non-loopback address; the token and every prompt cross the network in clear text",
+  "serve.http.needsAllowRemote": "serve: {host} is not a loopback address; binding to it needs --allow-remote (and --tls-cert/--tls-key or --insecure)",
+  "serve.http.needsTls": "serve: --allow-remote on {host} needs TLS (--tls-cert F --tls-key F) or an explicit --insecure",
+  "serve.http.tlsPair": "serve: --tls-cert and --tls-key go together",
+  "serve.http.badPort": "serve: --port must be a number from 0 to 65535",
+  "serve.http.badOrigin": "serve: --allow-origin needs an origin like https://app.example.com (got {origin})",
+  "serve.http.cannotRead": "serve: cannot read {file}: {error}",
+  "serve.http.emptyToken": "serve: the token from {source} is empty",
+  "serve.http.cannotListen": "serve: cannot listen on {host}:{port}: {error}",
+  "serve.http.tokenFileFailed": "serve: cannot write the token file {file}: {error}",
+  "serve.http.stopping": "chatcli serve: shutting down ({signal}), saving {count} session(s)",
+  "serve.http.stdioFlag": "serve: {flag} is for the HTTP transport, not --stdio",
+  "serve.probe.ok": "chatcli serve: {url} is up",
+  "serve.probe.failed": "chatcli serve: probe of {url} failed: {error}",
+  "serve.probe.status": "HTTP {status}",
+  "serve.probe.noToken": "no token (set CHATCLI_SERVER_TOKEN, pass --token-file F, or run the server on this machine: {file})",
+} as const;
