@@ -236,6 +236,21 @@ describe("chatcli acp (compiled binary, the SDK's client side)", () => {
     expect(await ed.end()).toBe(0);
   }, 90_000);
 
+  test("the editor's MCP servers (session/new mcpServers, stdio) join the session: their tools are offered and run", async () => {
+    const echoServer = join(import.meta.dir, "..", "support", "mcp-echo-server.ts");
+    const ed = await startEditor(false);
+    const { sessionId } = await ed.agent.request("session/new", { cwd: b.dir, mcpServers: [{ name: "acp echo", command: process.execPath, args: [echoServer], env: [] }] });
+    const before = fake.chatRequests().length;
+    fake.enqueue({ toolCalls: [{ name: "mcp__acp_echo__echo", arguments: { text: "ping from the editor's server" } }], chunks: [] }, { text: "echoed" });
+    const res = await ed.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo something" }] });
+    expect(res.stopReason).toBe("end_turn");
+    const tools = ((fake.chatRequests()[before]!.tools as Array<{ function: { name: string } }> | undefined) ?? []).map((t) => t.function.name);
+    expect(tools).toContain("mcp__acp_echo__echo");
+    const done = ed.updates(sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    expect(JSON.stringify(done)).toContain("ping from the editor's server");
+    expect(await ed.end()).toBe(0);
+  }, 90_000);
+
   test("--permission-mode bypass is a usage error; --help prints usage", async () => {
     const bad = Bun.spawnSync([b.bin, "acp", "--permission-mode", "bypass"], { cwd: b.dir, env: b.env });
     expect(bad.exitCode).toBe(2);
