@@ -53,7 +53,7 @@ export async function runAcpAgent(o: AcpAgentOptions): Promise<void> {
 
   /** Runs `fn` after every notification queued before it has been written. */
   const enqueue = (fn: () => unknown) => {
-    out = out.then(fn).then(() => undefined).catch((e: unknown) => log(`acp: send failed: ${e instanceof Error ? e.message : String(e)}`));
+    out = out.then(fn).then(() => undefined).catch((e: unknown) => log(`send failed: ${e instanceof Error ? e.message : String(e)}`));
   };
   const notify = (s: AcpSession, update: SessionUpdate) => enqueue(() => peer?.notify("session/update", { sessionId: s.id, update }));
 
@@ -93,7 +93,7 @@ export async function runAcpAgent(o: AcpAgentOptions): Promise<void> {
       ? { toolCallId: callId, title: e.action, status: "pending" }
       : { toolCallId: e.requestId, title: e.action, kind: toolKind(e.tool), status: "pending", content: [{ type: "content", content: { type: "text", text: e.diff ? `${e.reason}\n\n${e.diff}` : e.reason } }] };
     const answer = await peer?.request("session/request_permission", { sessionId: s.id, toolCall, options }).catch((err: unknown) => {
-      log(`acp: permission request failed: ${err instanceof Error ? err.message : String(err)}`);
+      log(`permission request failed: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     });
     const decision = decisionFor(answer?.outcome, options);
@@ -148,7 +148,7 @@ export async function runAcpAgent(o: AcpAgentOptions): Promise<void> {
   });
   app.onRequest("initialize", ({ params }): InitializeResponse => {
     caps = params.clientCapabilities ?? {};
-    log(`acp: initialize (client protocol ${params.protocolVersion})`);
+    log(`initialize (client protocol ${params.protocolVersion})`);
     return {
       // One version is spoken: the client's when it is ours, else ours (the client then decides).
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -173,7 +173,7 @@ export async function runAcpAgent(o: AcpAgentOptions): Promise<void> {
     const s: AcpSession = { id: holder.id, state: newMappingState(attached.result.session.cwd), mode: o.initialMode, prompts: [], lastError: undefined, replaying: false };
     sessions.set(s.id, s);
     attached.afterResponse(); // session.started: nothing an ACP client is sent
-    log(`acp: session/new ${s.id}`);
+    log(`session/new ${s.id}`);
     return { sessionId: s.id, modes: modes(s) };
   });
   app.onRequest("session/load", async ({ params }) => {
@@ -194,7 +194,7 @@ export async function runAcpAgent(o: AcpAgentOptions): Promise<void> {
     attached.afterResponse();
     s.replaying = false;
     await out;
-    log(`acp: session/load ${s.id}`);
+    log(`session/load ${s.id}`);
     return { modes: modes(s) };
   });
   app.onRequest("session/prompt", async ({ params }) => {
@@ -211,14 +211,14 @@ export async function runAcpAgent(o: AcpAgentOptions): Promise<void> {
     }
     const ours = await done;
     const reason = stopReasonFor(ours);
-    log(`acp: session/prompt ${s.id} ${ours}`);
+    log(`session/prompt ${s.id} ${ours}`);
     if (reason === "error") throw RequestError.internalError(undefined, s.lastError ?? "the turn failed");
     return { stopReason: reason };
   });
   app.onNotification("session/cancel", ({ params }) => {
     const s = sessions.get(params.sessionId);
     if (!s) return;
-    log(`acp: session/cancel ${s.id}`);
+    log(`session/cancel ${s.id}`);
     try {
       o.host.submit(client, s.id, { type: "interrupt" });
     } catch {
@@ -229,7 +229,7 @@ export async function runAcpAgent(o: AcpAgentOptions): Promise<void> {
     const s = need(params.sessionId);
     if (!isAcpMode(params.modeId)) throw RequestError.invalidParams(undefined, `unknown mode ${params.modeId} (offered: ${ACP_MODES.join(", ")})`);
     submit(s, { type: "set_permission_mode", mode: params.modeId });
-    log(`acp: session/set_mode ${s.id} ${params.modeId}`);
+    log(`session/set_mode ${s.id} ${params.modeId}`);
     return {};
   });
 
