@@ -74,6 +74,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "printed") return 0;
   if (cmd.kind === "mcp") return (await import("./cli/commands/mcp.ts")).mcpCommand(cmd.argv, process.stdout, process.stderr);
   if (cmd.kind === "serve") return (await import("./cli/commands/serve.ts")).serveCommand(cmd.argv, process.stdout, process.stderr);
+  if (cmd.kind === "acp") return (await import("./cli/commands/acp.ts")).acpCommand(cmd.argv, process.stdout, process.stderr);
   if (cmd.kind === "watch") return (await import("./cli/commands/watch.ts")).watchCommand(cmd.argv, process.stdout, process.stderr);
 
   let cfg: Config;

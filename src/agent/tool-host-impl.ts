@@ -26,6 +26,7 @@ import { pathsOutsideProject } from "../tool/permission/outside-paths.ts";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { HookedCall, ToolCallHooks } from "./tool-hooks.ts";
+import type { FileAccess } from "../tool/file-access.ts";
 
 export interface ToolHostOptions {
   projectRoot: string;
@@ -55,6 +56,8 @@ export interface ToolHostOptions {
   extraTools?: () => ToolDefinition[];
   /** Tools that come and go while the session runs (MCP servers): offered after the builtins, found by exact name first. */
   dynamicTools?: { tools(): readonly ToolDefinition[]; find(name: string): ToolDefinition | undefined };
+  /** read/write/edit get and put text through this (an editor's buffers over ACP), after policy and approval. */
+  files?: FileAccess;
 }
 
 /** A call after step 1: everything later steps need, computed once. */
@@ -277,6 +280,7 @@ async function runTool(o: ToolHostOptions, p: PreparedCall, ctx: ToolRunContext,
     env: o.env,
     onUpdate: ctx.onUpdate,
     ...(sandbox ? { sandbox } : {}),
+    ...(o.files ? { files: o.files } : {}),
     ...(o.saveOverflow ? { saveOverflow: (full: string) => o.saveOverflow!(p.id, full) } : {}),
   });
   const r: ToolRunResult = { text: out.text, isError: out.isError === true };
@@ -321,7 +325,7 @@ function actionText(p: PreparedCall): string {
 
 /** The diff of what the call would write, from the tool's own preview; undefined when there is none. */
 async function previewDiff(o: ToolHostOptions, p: PreparedCall): Promise<string | undefined> {
-  const preview = await p.tool.preview(p.args, { projectRoot: o.projectRoot, paths: o.paths });
+  const preview = await p.tool.preview(p.args, { projectRoot: o.projectRoot, paths: o.paths, ...(o.files ? { files: o.files } : {}) });
   if (!preview) return undefined;
   try {
     return unifiedDiff(preview.before, preview.after, { oldName: preview.path, newName: preview.path, maxChars: 8_000 }).text;

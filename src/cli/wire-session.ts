@@ -118,6 +118,7 @@ export function wireSession(o: WireOptions): WiredSession {
     configGuard: configGuardFor(cfg.projectRoot),
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
     ...(mcp ? { dynamicTools: mcp } : {}),
+    ...(o.files ? { files: o.files } : {}),
   });
   // Subagents (issue 20): the `agent` tool; children use baseTools (the same policy and sandbox), not the persona gate.
   const subagents = wireSubagents({

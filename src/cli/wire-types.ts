@@ -20,6 +20,7 @@ import type { MemoryRuntime } from "../memory/runtime.ts";
 import type { SubagentRuntime } from "../agent/subagents/subagent-runtime.ts";
 import type { Config } from "../config/load-config.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
+import type { FileAccess } from "../tool/file-access.ts";
 
 export interface WireOptions {
   cfg: Config;
@@ -39,6 +40,8 @@ export interface WireOptions {
   store?: SessionStore;
   /** `--mcp-config FILE…` and `--strict-mcp-config` (issue 17). */
   mcp?: { configFiles: readonly string[]; strict: boolean };
+  /** An editor's file access (ACP fs methods): the main session's read/write/edit go through it (file-access.ts). */
+  files?: FileAccess;
 }
 
 export interface WiredSession {

@@ -12,6 +12,7 @@ import { enMcpCli } from "./messages-en-mcp-cli.ts";
 import { enK8s } from "./messages-en-k8s.ts";
 import { enMemory } from "./messages-en-memory.ts";
 import { enSubagents } from "./messages-en-subagents.ts";
+import { enAcp } from "./messages-en-acp.ts";
 import { enServer } from "./messages-en-server.ts";
 import { enServerHttp } from "./messages-en-server-http.ts";
 
@@ -31,4 +32,5 @@ export const en = {
   ...enSubagents,
   ...enServer,
   ...enServerHttp,
+  ...enAcp,
 } as const;

@@ -13,6 +13,7 @@ import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
 import { ptBRK8s } from "./messages-pt-br-k8s.ts";
 import { ptBRMemory } from "./messages-pt-br-memory.ts";
 import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
+import { ptBRAcp } from "./messages-pt-br-acp.ts";
 import { ptBRServer } from "./messages-pt-br-server.ts";
 import { ptBRServerHttp } from "./messages-pt-br-server-http.ts";
 
@@ -32,4 +33,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRSubagents,
   ...ptBRServer,
   ...ptBRServerHttp,
+  ...ptBRAcp,
 };

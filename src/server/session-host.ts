@@ -5,10 +5,11 @@
  * observe. A client that goes away never stops its session's turn; when the driver leaves, the oldest observer
  * takes over. The sessions themselves are built by a SessionFactory the cli layer injects (src/cli/commands/serve.ts).
  */
-import type { Op } from "../protocol/events.ts";
+import type { Op, PermissionMode } from "../protocol/events.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SessionLike } from "../protocol/session-like.ts";
+import type { FileAccess } from "../tool/file-access.ts";
 import { RPC_ERROR, type MethodParams, type SessionEventParams, type SessionInfo } from "./protocol.ts";
 
 /** Events kept per session for replay (a reattaching client further behind gets an error, not a silent gap). */
@@ -27,6 +28,8 @@ export interface BuiltSession {
   core: HostedCore;
   provider(): string;
   model(): string;
+  /** The permission mode now (fronts that show modes, ACP). */
+  mode?(): PermissionMode;
   /** Resumed sessions: the saved history. */
   history?: readonly Message[];
   title?: string;
@@ -34,10 +37,17 @@ export interface BuiltSession {
   dispose(): Promise<void>;
 }
 
+/** What a front adds to the sessions it builds (ACP: the editor's file access, the MCP servers it names). */
+export interface SessionExtras {
+  files?: FileAccess;
+  /** `--mcp-config` values (inline JSON `{"mcpServers": …}`), added to the session's own servers. */
+  mcpConfig?: string[];
+}
+
 export interface SessionFactory {
-  create(params: MethodParams<"session/new">): Promise<BuiltSession>;
+  create(params: MethodParams<"session/new">, extras?: SessionExtras): Promise<BuiltSession>;
   /** The saved session `ref` names (id, name or unique prefix) resumed; undefined when none matches. */
-  resume(ref: string): Promise<BuiltSession | undefined>;
+  resume(ref: string, extras?: SessionExtras): Promise<BuiltSession | undefined>;
   /** The id `ref` names among the saved sessions, without loading it. */
   resolveId(ref: string): string | undefined;
   /** Saved sessions, newest first. */
@@ -88,19 +98,20 @@ export class SessionHost {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(client: HostClient, params: MethodParams<"session/new">): Promise<Attached> {
-    const built = await this.factory.create(params);
+  async create(client: HostClient, params: MethodParams<"session/new">, extras?: SessionExtras): Promise<Attached> {
+    const built = await this.factory.create(params, extras);
     const s = this.host(built);
     s.clients.push(client);
     return { result: { session: this.info(s), seq: s.seq, driver: true }, afterResponse: () => built.core.start() };
   }
 
-  async load(client: HostClient, ref: string, afterSeq?: number): Promise<Attached> {
+  /** `extras` apply only when a saved session is resumed (a live one keeps what it was built with). */
+  async load(client: HostClient, ref: string, afterSeq?: number, extras?: SessionExtras): Promise<Attached> {
     const id = this.live.has(ref) ? ref : this.liveByPrefix(ref) ?? this.factory.resolveId(ref);
     const existing = id ? this.live.get(id) : undefined;
     if (existing && !existing.closing) return this.reattach(existing, client, afterSeq);
     if (afterSeq !== undefined && afterSeq > 0) throw new RpcFailure(RPC_ERROR.invalidParams, `session ${ref} is not live: afterSeq cannot be replayed`);
-    const built = await this.factory.resume(ref);
+    const built = await this.factory.resume(ref, extras);
     if (!built) throw new RpcFailure(RPC_ERROR.sessionNotFound, `no session matches ${ref}`);
     const s = this.host(built);
     s.clients.push(client);

@@ -14,6 +14,7 @@ import type { ImagePart } from "../protocol/message.ts";
 import { safeHead, safeTail } from "../util/text.ts";
 import type { PathPolicy } from "./workspace.ts";
 import type { ExecSandbox } from "../sandbox/types.ts";
+import type { FileAccess } from "./file-access.ts";
 
 export type { PathPolicy } from "./workspace.ts";
 
@@ -33,6 +34,8 @@ export interface ToolContext {
   saveOverflow?(fullText: string): string | undefined;
   /** exec runs its command through this when present (a working OS sandbox); absent = unsandboxed. */
   sandbox?: ExecSandbox;
+  /** read/write/edit go through this when present (an editor's buffers, file-access.ts); absent = the disk. */
+  files?: FileAccess;
 }
 
 export interface ToolOutput {
@@ -82,6 +85,7 @@ export interface ToolConfig<S extends AnyObjectSchema> {
 export interface PreviewContext {
   projectRoot: string;
   paths: PathPolicy;
+  files?: FileAccess;
 }
 
 export interface FilePreview {

@@ -7,6 +7,7 @@ import { en, ptBR, type MessageKey } from "../../src/i18n/messages.ts";
 /** The same in both languages on purpose. Keep it short; every entry says why. */
 const IDENTICAL: Partial<Record<MessageKey, string>> = {
   "tui.welcome": "program name, version, provider and model names only",
+  "acp.log": "the subcommand's name before a log line (the log itself is English)",
   "protect.word": "a reason (translated itself) and the shell word it is about",
   "danger.command": "a command line only (\"nft flush\"), quoted as the user would type it",
   "hooks.configWarning": "the feature's name (hooks, a settings key) and a warning about a settings key",

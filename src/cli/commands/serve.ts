@@ -10,7 +10,7 @@ import { t } from "../../i18n/i18n.ts";
 import { SessionStore } from "../../store/session-store.ts";
 import { loadSession, type LoadedSession } from "../../store/session-file.ts";
 import { serverSchema } from "../../server/json-schema.ts";
-import { RpcFailure, SessionHost, type BuiltSession, type SessionFactory } from "../../server/session-host.ts";
+import { RpcFailure, SessionHost, type BuiltSession, type SessionExtras, type SessionFactory } from "../../server/session-host.ts";
 import { RPC_ERROR, type SessionInfo } from "../../server/protocol.ts";
 import { statSync } from "node:fs";
 import { serveStdio } from "../../server/serve-stdio.ts";
@@ -133,9 +133,9 @@ function mode(v: string): PermissionMode {
 }
 
 /** Sessions built as the TUI builds them (interactive: approvals wait for the driving client's answer). */
-function createFactory(serverCwd: string, env: Record<string, string | undefined>, defaults: CommonFlags): SessionFactory {
+export function createFactory(serverCwd: string, env: Record<string, string | undefined>, defaults: CommonFlags): SessionFactory {
   const store = () => new SessionStore({ home: loadConfig({ cwd: serverCwd, env, flags: {} }).home, env });
-  const build = async (cwd: string, flags: CommonFlags, resume?: LoadedSession): Promise<BuiltSession> => {
+  const build = async (cwd: string, flags: CommonFlags, resume?: LoadedSession, extras?: SessionExtras): Promise<BuiltSession> => {
     if (!statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) throw new RpcFailure(RPC_ERROR.invalidParams, `not a directory: ${cwd}`);
     // What stops a session from starting (bad settings, provider down, no such model) is the client's to show.
     const started = await (async () => {
@@ -146,7 +146,7 @@ function createFactory(serverCwd: string, env: Record<string, string | undefined
       throw new RpcFailure(RPC_ERROR.sessionStartFailed, e instanceof Error ? e.message : String(e));
     });
     const { cfg, resolved } = started;
-    const wired = wireSession({ cfg, resolved, permissionMode: flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}) });
+    const wired = wireSession({ cfg, resolved, permissionMode: flags.permissionMode ?? cfg.permissionMode, interactive: true, ...(resume ? { resume } : {}), ...(extras?.files ? { files: extras.files } : {}), ...(extras?.mcpConfig?.length ? { mcp: { configFiles: extras.mcpConfig, strict: false } } : {}) });
     // Project MCP servers nobody approved are not started (as headless); approved ones start in the background.
     wired.mcp?.startAll();
     const session = wired.session;
@@ -156,6 +156,7 @@ function createFactory(serverCwd: string, env: Record<string, string | undefined
       core: session,
       provider: () => session.model.providerId,
       model: () => session.model.model,
+      mode: () => session.mode,
       ...(resume ? { history: resume.history, title: resume.meta.title ?? "" } : {}),
       dispose: async () => {
         await wired.ext?.runtime.end("other");
@@ -166,12 +167,12 @@ function createFactory(serverCwd: string, env: Record<string, string | undefined
     };
   };
   return {
-    create: (p) => build(p.cwd ?? serverCwd, { ...defaults, ...(p.provider ? { provider: p.provider } : {}), ...(p.model ? { model: p.model } : {}), ...(p.permissionMode ? { permissionMode: p.permissionMode } : {}) }),
-    resume: async (ref) => {
+    create: (p, extras) => build(p.cwd ?? serverCwd, { ...defaults, ...(p.provider ? { provider: p.provider } : {}), ...(p.model ? { model: p.model } : {}), ...(p.permissionMode ? { permissionMode: p.permissionMode } : {}) }, undefined, extras),
+    resume: async (ref, extras) => {
       const found = store().resolve(ref);
       if (!found) return undefined;
       const loaded = loadSession(found.file);
-      return build(loaded.meta.cwd || found.projectRoot || serverCwd, { ...defaults, provider: found.provider, model: found.model }, loaded);
+      return build(loaded.meta.cwd || found.projectRoot || serverCwd, { ...defaults, provider: found.provider, model: found.model }, loaded, extras);
     },
     resolveId: (ref) => store().resolve(ref)?.id,
     saved: (): SessionInfo[] =>

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { defineTool, errorOutput, type ToolOutput } from "../tool.ts";
 import { unifiedDiff } from "./diff.ts";
 import { editsOf, planEdit } from "./edit-plan.ts";
-import { atomicWrite, displayPath, readExisting } from "./fs-util.ts";
+import { displayPath, readExisting, writeText } from "./fs-util.ts";
 
 const editItem = z.object({
   old_string: z.string().describe("Exact text to find (including whitespace and indentation)."),
@@ -52,15 +52,15 @@ export const editTool = defineTool({
   },
   async preview(args, ctx) {
     const abs = ctx.paths.resolveWrite(args.path);
-    const plan = planEdit(await readExisting(abs), editsOf(args), displayPath(abs, ctx.projectRoot));
+    const plan = planEdit(await readExisting(abs, ctx.files), editsOf(args), displayPath(abs, ctx.projectRoot));
     return plan.ok ? { path: abs, before: plan.before, after: plan.after } : undefined;
   },
   async execute(args, ctx): Promise<ToolOutput> {
     const abs = ctx.paths.resolveWrite(args.path);
     const shown = displayPath(abs, ctx.projectRoot);
-    const plan = planEdit(await readExisting(abs), editsOf(args), shown);
+    const plan = planEdit(await readExisting(abs, ctx.files), editsOf(args), shown);
     if (!plan.ok) return errorOutput(plan.error, plan.code, plan.code === "invalid_args" ? undefined : { path: shown });
-    await atomicWrite(abs, plan.after);
+    await writeText(abs, plan.after, ctx.files);
     if (plan.created || plan.filled) {
       const diff = unifiedDiff("", plan.after, { oldName: plan.created ? "/dev/null" : `a/${shown}`, newName: `b/${shown}` });
       return { text: `${plan.created ? "Created" : "Filled"} ${shown} (${plan.after.length} chars).`, details: { path: shown, diff: diff.text, replacements: 1, created: plan.created } };

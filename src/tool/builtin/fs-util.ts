@@ -4,6 +4,7 @@ import { chmod, mkdir, rename, rm, stat, writeFile, readFile } from "node:fs/pro
 import path from "node:path";
 import { realpathLenient } from "../workspace.ts";
 import { looksBinary } from "./walk.ts";
+import type { FileAccess } from "../file-access.ts";
 
 /**
  * Write via a temp file in the same directory and rename over the target, so readers never see a half-written
@@ -31,7 +32,11 @@ export async function atomicWrite(target: string, content: string): Promise<void
 
 export type Existing = { kind: "missing" } | { kind: "dir" } | { kind: "binary"; bytes: number } | { kind: "text"; text: string };
 
-export async function readExisting(file: string): Promise<Existing> {
+/**
+ * What is at `file` now. With `files` (an editor's buffers), the kind still comes from the disk (a missing file, a
+ * directory or a binary file is never asked for) and the text from `files`.
+ */
+export async function readExisting(file: string, files?: FileAccess): Promise<Existing> {
   let st: Awaited<ReturnType<typeof stat>>;
   try {
     st = await stat(file);
@@ -42,7 +47,15 @@ export async function readExisting(file: string): Promise<Existing> {
   if (st.isDirectory()) return { kind: "dir" };
   const bytes = await readFile(file);
   if (looksBinary(bytes)) return { kind: "binary", bytes: bytes.length };
+  if (files?.readText) return { kind: "text", text: await files.readText(file) };
   return { kind: "text", text: bytes.toString("utf8") };
+}
+
+/** Writes the whole text: through `files` when it writes (parent directories created here first), else atomically. */
+export async function writeText(target: string, content: string, files?: FileAccess): Promise<void> {
+  if (!files?.writeText) return atomicWrite(target, content);
+  await mkdir(path.dirname(target), { recursive: true });
+  await files.writeText(target, content);
 }
 
 /** Path as shown to the model: relative to the project root when inside it. */

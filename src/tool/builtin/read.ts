@@ -83,7 +83,8 @@ export const readTool = defineTool({
         bytes: bytes.length,
       });
     }
-    const text = bytes.toString("utf8");
+    // An editor's buffer (ctx.files) may differ from the disk: its text is what the model reads.
+    const text = ctx.files?.readText ? await ctx.files.readText(abs) : bytes.toString("utf8");
     if (text === "") return { text: `(${shown} is empty)`, details: { path: shown, startLine: 0, endLine: 0, totalLines: 0 } };
     const lines = text.split(/\r?\n/);
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineTool, errorOutput } from "../tool.ts";
 import { unifiedDiff } from "./diff.ts";
-import { atomicWrite, displayPath, readExisting } from "./fs-util.ts";
+import { displayPath, readExisting, writeText } from "./fs-util.ts";
 
 const input = z.object({
   path: z.string().min(1).describe("File to write, relative to the project root or absolute."),
@@ -20,17 +20,17 @@ export const writeTool = defineTool({
   title: (args) => `write ${args.path}`,
   async preview(args, ctx) {
     const abs = ctx.paths.resolveWrite(args.path);
-    const existing = await readExisting(abs);
+    const existing = await readExisting(abs, ctx.files);
     if (existing.kind === "dir") return undefined;
     return { path: abs, before: existing.kind === "text" ? existing.text : "", after: args.content };
   },
   async execute(args, ctx) {
     const abs = ctx.paths.resolveWrite(args.path);
     const shown = displayPath(abs, ctx.projectRoot);
-    const existing = await readExisting(abs);
+    const existing = await readExisting(abs, ctx.files);
     if (existing.kind === "dir") return errorOutput(`${shown} is a directory; give a file path.`, "EISDIR", { path: shown });
     const oldText = existing.kind === "text" ? existing.text : "";
-    await atomicWrite(abs, args.content);
+    await writeText(abs, args.content, ctx.files);
     const bytes = Buffer.byteLength(args.content, "utf8");
     const created = existing.kind === "missing";
     const diff =
