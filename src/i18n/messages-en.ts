@@ -14,6 +14,7 @@ import { enMemory } from "./messages-en-memory.ts";
 import { enSubagents } from "./messages-en-subagents.ts";
 import { enAcp } from "./messages-en-acp.ts";
 import { enServer } from "./messages-en-server.ts";
+import { enServerLimits } from "./messages-en-server-limits.ts";
 import { enServerHttp } from "./messages-en-server-http.ts";
 
 export const en = {
@@ -31,6 +32,7 @@ export const en = {
   ...enMemory,
   ...enSubagents,
   ...enServer,
+  ...enServerLimits,
   ...enServerHttp,
   ...enAcp,
 } as const;

@@ -15,6 +15,7 @@ import { ptBRMemory } from "./messages-pt-br-memory.ts";
 import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
 import { ptBRAcp } from "./messages-pt-br-acp.ts";
 import { ptBRServer } from "./messages-pt-br-server.ts";
+import { ptBRServerLimits } from "./messages-pt-br-server-limits.ts";
 import { ptBRServerHttp } from "./messages-pt-br-server-http.ts";
 
 export const ptBR: Record<MessageKey, string> = {
@@ -32,6 +33,7 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRMemory,
   ...ptBRSubagents,
   ...ptBRServer,
+  ...ptBRServerLimits,
   ...ptBRServerHttp,
   ...ptBRAcp,
 };

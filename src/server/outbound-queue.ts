@@ -53,6 +53,13 @@ export class OutboundQueue {
     return this.closed;
   }
 
+  /** The end of the connection: everything waiting is handed to the transport now, pushback or not. */
+  flush(): void {
+    if (this.closed) return;
+    for (const frame of this.waiting.splice(0)) this.o.write(frame);
+    this.bytes = 0;
+  }
+
   close(): void {
     this.closed = true;
     this.waiting.length = 0;

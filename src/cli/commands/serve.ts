@@ -71,11 +71,17 @@ export async function serveCommand(argv: string[], out: Out, err: Out): Promise<
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   err.write(`${t("serve.log.connected", { client: "stdio" })}\n`);
-  await serveStdio({ host, input: Bun.stdin.stream(), write: (s) => process.stdout.write(s), serverVersion: VERSION, log, signal: stopping.signal, onShutdown: (count) => err.write(`${t("serve.log.shutdown", { count })}\n`) });
+  const { dropped } = await serveStdio({ host, input: Bun.stdin.stream(), output: process.stdout, serverVersion: VERSION, log, signal: stopping.signal, onShutdown: (count) => err.write(`${t("serve.log.shutdown", { count })}\n`), ...queueBytesFromEnv(process.env) });
   err.write(`${t("serve.log.disconnected", { client: "stdio" })}\n`);
   process.off("SIGTERM", stop);
   process.off("SIGINT", stop);
-  return 0;
+  return dropped ? 1 : 0;
+}
+
+/** CHATCLI_SERVE_QUEUE_BYTES: the per-client outbound bound (tests make it small; the default suits people). */
+function queueBytesFromEnv(env: Record<string, string | undefined>): { maxQueuedBytes?: number } {
+  const n = Number(env.CHATCLI_SERVE_QUEUE_BYTES);
+  return Number.isInteger(n) && n > 0 ? { maxQueuedBytes: n } : {};
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
