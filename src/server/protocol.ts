@@ -79,6 +79,11 @@ export const attachResultSchema = z.object({
   driver: z.boolean(),
   /** session/load of a saved session: the history it resumes from. */
   history: z.array(messageSchema).optional(),
+  /**
+   * A live session's approval.requested events nobody has answered yet (with their seq): the turn waits on them,
+   * and a client that becomes the driver answers them with session/approve. Also replayed when afterSeq covers them.
+   */
+  pending: z.array(z.object({ seq: z.number().int().positive(), event: agentEventSchema })).optional(),
 });
 
 /**

@@ -14,6 +14,13 @@ import { RPC_ERROR, type MethodParams, type SessionEventParams, type SessionInfo
 
 /** Events kept per session for replay (a reattaching client further behind gets an error, not a silent gap). */
 export const REPLAY_LOG_LIMIT = 10_000;
+/** …and at most this many bytes of them (JSON), so a session of huge tool results cannot hold the server's memory. */
+export const REPLAY_LOG_MAX_BYTES = 8 * 1024 * 1024;
+
+export interface HostLimits {
+  replayEvents?: number;
+  replayBytes?: number;
+}
 
 export interface HostedCore extends SessionLike {
   /** Emits session.started; called once the host listens. */
@@ -72,16 +79,28 @@ export class RpcFailure extends Error {
 
 /** The attach result, and what to do once it is on the wire (replay, start): so no event precedes the response. */
 export interface Attached {
-  result: { session: SessionInfo; seq: number; driver: boolean; history?: Message[] };
+  result: { session: SessionInfo; seq: number; driver: boolean; history?: Message[]; pending?: LogEntry[] };
   afterResponse(): void;
+}
+
+interface LogEntry {
+  seq: number;
+  event: AgentEvent;
 }
 
 interface Live {
   built: BuiltSession;
   seq: number;
-  log: Array<{ seq: number; event: AgentEvent }>;
+  /** The replay log: entries from `head` on are kept (older ones are cut in batches). */
+  log: Array<LogEntry & { bytes: number }>;
+  head: number;
+  logBytes: number;
+  /** approval.requested events not answered yet, by request id: a client that attaches later can answer them. */
+  approvals: Map<string, LogEntry>;
   /** Attach order: the first one drives. */
   clients: HostClient[];
+  /** Attached (their seat is taken) but their response is not on the wire yet: events wait in the log for them. */
+  attaching: Set<HostClient>;
   title: string;
   updatedAt: number;
   turns: number;
@@ -93,10 +112,17 @@ export class SessionHost {
   /** Sees every event once, as it leaves a session (metrics); never blocks. */
   observer: ((event: AgentEvent) => void) | undefined;
 
+  private readonly replayEvents: number;
+  private readonly replayBytes: number;
+
   constructor(
     private readonly factory: SessionFactory,
     private readonly now: () => number = Date.now,
-  ) {}
+    limits: HostLimits = {},
+  ) {
+    this.replayEvents = limits.replayEvents ?? REPLAY_LOG_LIMIT;
+    this.replayBytes = limits.replayBytes ?? REPLAY_LOG_MAX_BYTES;
+  }
 
   async create(client: HostClient, params: MethodParams<"session/new">, extras?: SessionExtras): Promise<Attached> {
     const built = await this.factory.create(params, extras);
@@ -143,7 +169,10 @@ export class SessionHost {
 
   /** The client went away: its sessions go on; the driver's seat passes to the next client attached. */
   detach(client: HostClient): void {
-    for (const s of this.live.values()) s.clients = s.clients.filter((c) => c !== client);
+    for (const s of this.live.values()) {
+      s.clients = s.clients.filter((c) => c !== client);
+      s.attaching.delete(client);
+    }
   }
 
   /** Server shutdown (SIGTERM, stdin closed): every session ends its turn cleanly and is saved. */
@@ -156,7 +185,7 @@ export class SessionHost {
   }
 
   private host(built: BuiltSession): Live {
-    const s: Live = { built, seq: 0, log: [], clients: [], title: built.title ?? "", updatedAt: this.now(), turns: 0, closing: undefined };
+    const s: Live = { built, seq: 0, log: [], head: 0, logBytes: 0, approvals: new Map(), clients: [], attaching: new Set(), title: built.title ?? "", updatedAt: this.now(), turns: 0, closing: undefined };
     this.live.set(built.id, s);
     built.core.subscribe((event) => this.record(s, event));
     return s;
@@ -170,25 +199,48 @@ export class SessionHost {
       if (!s.title) s.title = event.input.split("\n")[0]!.slice(0, 80);
     }
     this.observer?.(event);
-    const entry = { seq: s.seq, event };
+    if (event.type === "approval.requested") s.approvals.set(event.requestId, { seq: s.seq, event });
+    if (event.type === "approval.resolved") s.approvals.delete(event.requestId);
+    const entry = { seq: s.seq, event, bytes: Buffer.byteLength(JSON.stringify(event)) };
     s.log.push(entry);
-    if (s.log.length > REPLAY_LOG_LIMIT) s.log.splice(0, s.log.length - REPLAY_LOG_LIMIT);
-    for (const c of [...s.clients]) c.sendEvent({ sessionId: s.built.id, seq: entry.seq, event });
+    s.logBytes += entry.bytes;
+    this.trim(s);
+    for (const c of [...s.clients]) if (!s.attaching.has(c)) c.sendEvent({ sessionId: s.built.id, seq: entry.seq, event });
+  }
+
+  /** Oldest events out past either bound (the newest one always stays); the array is compacted in batches. */
+  private trim(s: Live): void {
+    while (s.log.length - s.head > 1 && (s.log.length - s.head > this.replayEvents || s.logBytes > this.replayBytes)) {
+      s.logBytes -= s.log[s.head]!.bytes;
+      s.head += 1;
+    }
+    if (s.head > 1024 && s.head * 2 > s.log.length) {
+      s.log.splice(0, s.head);
+      s.head = 0;
+    }
   }
 
   private reattach(s: Live, client: HostClient, afterSeq: number | undefined): Attached {
-    const oldest = s.log[0]?.seq ?? s.seq + 1;
-    if (afterSeq !== undefined && afterSeq < oldest - 1) throw new RpcFailure(RPC_ERROR.invalidParams, `events before ${oldest} are no longer kept (asked after ${afterSeq})`);
+    const oldest = s.log[s.head]?.seq ?? s.seq + 1;
+    if (afterSeq !== undefined && afterSeq < oldest - 1)
+      throw new RpcFailure(RPC_ERROR.invalidParams, `events ${afterSeq + 1}..${oldest - 1} are no longer kept (the replay log starts at ${oldest}): load the session without afterSeq and rebuild from its history`);
     if (afterSeq !== undefined && afterSeq > s.seq) throw new RpcFailure(RPC_ERROR.invalidParams, `afterSeq ${afterSeq} is past the newest event ${s.seq}`);
+    // The seat is taken now (so the driver is decided in attach order), but events wait in the log until the
+    // response is on the wire; then the missed ones and those that came meanwhile go out in one synchronous step.
     if (!s.clients.includes(client)) s.clients.push(client);
+    s.attaching.add(client);
     const seq = s.seq;
     const driver = s.clients[0] === client;
-    // Replay and registration happen in one synchronous step after the response: no event is lost or sent twice.
-    const missed = afterSeq === undefined ? [] : s.log.filter((e) => e.seq > afterSeq && e.seq <= seq);
+    const pending = [...s.approvals.values()];
     return {
-      result: { session: this.info(s), seq, driver },
+      result: { session: this.info(s), seq, driver, ...(pending.length ? { pending } : {}) },
       afterResponse: () => {
-        for (const e of missed) client.sendEvent({ sessionId: s.built.id, seq: e.seq, event: e.event });
+        if (!s.attaching.delete(client)) return; // detached meanwhile
+        const from = afterSeq ?? seq;
+        for (let i = s.head; i < s.log.length; i++) {
+          const e = s.log[i]!;
+          if (e.seq > from) client.sendEvent({ sessionId: s.built.id, seq: e.seq, event: e.event });
+        }
       },
     };
   }

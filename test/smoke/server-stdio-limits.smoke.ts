@@ -37,7 +37,7 @@ const comm = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
 
 /** serve --stdio whose stdout is read by `cat` through a pipe; `cat` can be stopped and continued. */
 class PipedServer {
-  readonly proc;
+  readonly proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
   readonly messages: Msg[] = [];
   stderr = "";
   private nextId = 1;
@@ -47,9 +47,11 @@ class PipedServer {
     const script = `{ "$0" serve --stdio --model coder:7b; echo "server-exit=$?" >&2; } | cat`;
     this.proc = Bun.spawn(["sh", "-c", script, b.bin], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url, ...extraEnv }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     void this.read();
-    void (async () => {
-      for await (const chunk of this.proc.stderr) this.stderr += new TextDecoder().decode(chunk);
-    })();
+    void this.readErr();
+  }
+
+  private async readErr(): Promise<void> {
+    for await (const chunk of this.proc.stderr) this.stderr += new TextDecoder().decode(chunk);
   }
 
   private async read(): Promise<void> {
