@@ -36,6 +36,8 @@ export interface FakeReply {
    * together are sent together, as a fast model's tokens arrive in one read). Unset (and no chunkDelayMs): unpaced.
    */
   chunksPerSecond?: number;
+  /** Prefix each answer chunk with `⟦<epoch ms, sub-ms>⟧` taken as it is sent (latency benches parse it back). */
+  stamp?: boolean;
   /** Called with performance.now() right after the last answer chunk was handed to the socket. */
   onLastChunk?: (at: number) => void;
   /** Delay before the response headers. */
@@ -252,7 +254,7 @@ async function chatResponse(reply: FakeReply, model: string, end: (cancelled: bo
     lines.push(() => JSON.stringify({ model, created_at: created, message: { role: "assistant", content: "", thinking: th }, done: false }));
   }
   for (const c of chunks) {
-    lines.push(() => JSON.stringify({ model, created_at: created, message: { role: "assistant", content: c }, done: false }));
+    lines.push(() => JSON.stringify({ model, created_at: created, message: { role: "assistant", content: reply.stamp ? `⟦${(performance.timeOrigin + performance.now()).toFixed(3)}⟧${c}` : c }, done: false }));
   }
   if (reply.toolCalls?.length) {
     lines.push(() =>
