@@ -38,6 +38,7 @@ export function installFatalHandlers(deps: FatalDeps): void {
   process.on("uncaughtException", onFatal("uncaughtException"));
   process.on("unhandledRejection", onFatal("unhandledRejection"));
   process.stdout.on("error", (err: unknown) => {
+    if (process.stdout.listenerCount("error") > 1) return; // `serve --stdio` ends its sessions cleanly itself
     deps.exit(reportFatal(err, deps));
   });
 }

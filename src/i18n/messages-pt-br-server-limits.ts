@@ -4,4 +4,5 @@ import type { enServerLimits } from "./messages-en-server-limits.ts";
 export const ptBRServerLimits: Record<keyof typeof enServerLimits, string> = {
   "serve.slowClient": "o cliente leu devagar demais: {bytes} bytes esperavam por ele; reconecte e retome com session/load",
   "serve.log.slowClient": "serve: {client} desconectado: lento demais ({bytes} bytes esperando)",
+  "serve.log.outputLost": "serve: {client} fechou sua saída: encerrando",
 };

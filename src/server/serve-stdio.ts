@@ -22,10 +22,12 @@ export const STDIO_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 /** Bytes that may wait for a reader that does not keep up before it is dropped. */
 export const STDIO_MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
-/** process.stdout's shape: `write` false = its buffer is full; "drain" = it can take more. */
+/** process.stdout's shape: `write` false = its buffer is full; "drain" = it can take more; "error" = the reader is gone (EPIPE). */
 export interface StdioOutput {
   write(text: string): boolean;
   once(event: "drain", listener: () => void): unknown;
+  on(event: "error", listener: () => void): unknown;
+  off(event: "error", listener: () => void): unknown;
 }
 
 export interface StdioServeOptions {
@@ -36,6 +38,8 @@ export interface StdioServeOptions {
   signal?: AbortSignal;
   serverVersion: string;
   log?: (line: string) => void;
+  /** A line for the operator about the connection itself (a dropped or vanished client); complete, not a request line. */
+  warn?: (line: string) => void;
   /** Before the host shuts down, with the number of live sessions (a log line). */
   onShutdown?: (sessions: number) => void;
   maxFrameBytes?: number;
@@ -45,12 +49,15 @@ export interface StdioServeOptions {
 export interface StdioServeResult {
   /** The client was dropped for reading too slowly. */
   dropped: boolean;
+  /** stdout broke (the reader closed it): the client is gone. */
+  outputLost: boolean;
 }
 
 export async function serveStdio(o: StdioServeOptions): Promise<StdioServeResult> {
   const reader = o.input.getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   let dropped = false;
+  let outputLost = false;
   let awaitingDrain = false;
   const queue: OutboundQueue = new OutboundQueue({
     write: (frame) => {
@@ -69,14 +76,24 @@ export async function serveStdio(o: StdioServeOptions): Promise<StdioServeResult
       dropped = true;
       // Past the queue on purpose: the reader finds why the stream ended right after the last frame it got.
       o.output.write(encodeFrame({ jsonrpc: "2.0", method: "server/closing", params: { reason: "slow_client", message: t("serve.slowClient", { bytes }) } }));
-      o.log?.(t("serve.log.slowClient", { client: "stdio", bytes }));
+      o.warn?.(t("serve.log.slowClient", { client: "stdio", bytes }));
       stop();
     },
   });
+  // A reader that closed stdout is a client that left: without this listener the EPIPE would surface inside a
+  // session's event emit and stall its turn. The server ends as on stdin's end.
+  const lost = () => {
+    if (outputLost) return;
+    outputLost = true;
+    queue.close();
+    o.warn?.(t("serve.log.outputLost", { client: "stdio" }));
+    stop();
+  };
+  o.output.on("error", lost);
   const conn = new RpcConnection({ id: "stdio", host: o.host, send: (m) => queue.push(encodeFrame(m)), serverVersion: o.serverVersion, ...(o.log ? { log: o.log } : {}) });
   let chain: Promise<void> = Promise.resolve();
   const framer = new LineFramer(o.maxFrameBytes ?? STDIO_MAX_FRAME_BYTES, (f) => {
-    chain = chain.then(() => (dropped ? undefined : f.kind === "line" ? conn.receive(f.text) : conn.oversize(f.bytes)));
+    chain = chain.then(() => (dropped || outputLost ? undefined : f.kind === "line" ? conn.receive(f.text) : conn.oversize(f.bytes)));
   });
   o.signal?.addEventListener("abort", stop, { once: true });
   if (o.signal?.aborted) stop();
@@ -89,11 +106,12 @@ export async function serveStdio(o: StdioServeOptions): Promise<StdioServeResult
   framer.end();
   await chain;
   // The one client may still read after closing stdin (or on SIGTERM): it gets every session's last events.
-  if (dropped) conn.closed();
+  if (dropped || outputLost) conn.closed();
   o.onShutdown?.(o.host.size);
   await o.host.shutdown();
   conn.closed();
   // What still waits is handed to stdout, which the process flushes before it exits (cli/exit-when-flushed.ts).
   queue.flush();
-  return { dropped };
+  o.output.off("error", lost);
+  return { dropped, outputLost };
 }

@@ -85,7 +85,7 @@ describe("serve --stdio backpressure", () => {
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     expect(pipe.messages().find((m) => m.id === 3)!.result).toEqual({ queued: false });
     inp.end();
-    expect(await served).toEqual({ dropped: false });
+    expect(await served).toEqual({ dropped: false, outputLost: false });
     expect(pipe.messages().at(-1)!.params!.event!.type).toBe("session.ended");
   });
 
@@ -95,7 +95,7 @@ describe("serve --stdio backpressure", () => {
     const pipe = pipeOut(1024);
     const inp = input();
     const logs: string[] = [];
-    const served = serveStdio({ host, input: inp.stream, output: pipe.out, serverVersion: "t", maxQueuedBytes: 8 * 1024, log: (l) => logs.push(l) });
+    const served = serveStdio({ host, input: inp.stream, output: pipe.out, serverVersion: "t", maxQueuedBytes: 8 * 1024, warn: (l) => logs.push(l) });
     inp.send("initialize", { protocolVersion: 1 });
     inp.send("session/new");
     await until(() => pipe.messages().some((m) => m.id === 2), "session/new");
@@ -103,7 +103,7 @@ describe("serve --stdio backpressure", () => {
     pipe.pause();
     inp.send("session/prompt", { sessionId, text: "talk" });
     // stdin stays open: the drop alone ends the server.
-    expect(await served).toEqual({ dropped: true });
+    expect(await served).toEqual({ dropped: true, outputLost: false });
     expect(host.size).toBe(0);
     const h = f.built[0]!;
     expect(h.of("turn.completed")).toHaveLength(1);
@@ -118,6 +118,35 @@ describe("serve --stdio backpressure", () => {
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     expect(seqs.length).toBeLessThan(h.events.length);
     expect(logs.some((l) => l.includes("too slow"))).toBe(true);
+  });
+
+  test("an output that breaks (EPIPE) mid-turn ends the server as on EOF: the turn ends, the session is shut down", async () => {
+    f = hostFactory(() => [{ text: "tok ".repeat(400), chunks: 200, delayMs: 1 }]);
+    const host = new SessionHost(f);
+    let written = 0;
+    const out = new Writable({
+      decodeStrings: false,
+      write(_chunk, _enc, cb) {
+        written += 1;
+        // The reader goes away once the turn is under way.
+        if (written > 20) cb(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+        else cb();
+      },
+    });
+    const inp = input();
+    const warned: string[] = [];
+    const served = serveStdio({ host, input: inp.stream, output: out, serverVersion: "t", warn: (l) => warned.push(l) });
+    inp.send("initialize", { protocolVersion: 1 });
+    inp.send("session/new");
+    await until(() => f!.built.length === 1 && f!.built[0]!.of("session.started").length === 1, "the session");
+    const sessionId = f.built[0]!.wired.recorder!.id;
+    inp.send("session/prompt", { sessionId, text: "talk" });
+    expect(await served).toEqual({ dropped: false, outputLost: true });
+    expect(host.size).toBe(0);
+    const h = f.built[0]!;
+    expect(h.of("turn.completed")).toHaveLength(1);
+    expect(h.events.at(-1)!.type).toBe("session.ended");
+    expect(warned.join("\n")).toContain("closed its output");
   });
 
   test("a frame over the per-frame cap is answered -32004 (id null) and skipped; the next request is served", async () => {

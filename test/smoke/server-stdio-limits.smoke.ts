@@ -43,8 +43,9 @@ class PipedServer {
   private nextId = 1;
   private catPid = 0;
 
-  constructor(extraEnv: Record<string, string> = {}) {
-    const script = `{ "$0" serve --stdio --model coder:7b; echo "server-exit=$?" >&2; } | cat`;
+  /** `reader`: the shell command that reads the server's stdout (it may quit early; its own output comes here). */
+  constructor(extraEnv: Record<string, string> = {}, reader = "cat") {
+    const script = `{ "$0" serve --stdio --model coder:7b; echo "server-exit=$?" >&2; } | ${reader}`;
     this.proc = Bun.spawn(["sh", "-c", script, b.bin], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url, ...extraEnv }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     void this.read();
     void this.readErr();
@@ -157,5 +158,20 @@ describe("serve --stdio with a reader that stops reading (compiled binary, real 
     expect((listed.result!.sessions as Array<{ sessionId: string; live: boolean }>).find((x) => x.sessionId === sessionId)).toMatchObject({ live: false });
     again.proc.stdin.end();
     await again.proc.exited;
+  }, 90_000);
+
+  test("a reader that closes the server's stdout mid-turn: the server ends the turn cleanly, saves the session and exits 1", async () => {
+    // The reader passes lines on until the first delta, then quits: the server's next writes get EPIPE.
+    const s = new PipedServer({}, `sh -c 'while IFS= read -r l; do printf "%s\\n" "$l"; case "$l" in *message.delta*) exit 0;; esac; done'`);
+    const sessionId = await openSession(s);
+    fake.enqueue({ text: "drip ".repeat(600), chunkCount: 300, chunkDelayMs: 5 });
+    s.send("session/prompt", { sessionId, text: "drip slowly" });
+    await s.until(() => s.stderr.includes("server-exit="), "the server to exit");
+    expect(s.stderr).toContain("server-exit=1");
+    expect(s.stderr).toContain("closed its output");
+    // Ended cleanly, not killed: the interrupted turn's end is in the session file.
+    const saved = readFileSync(sessionFile(sessionId), "utf8");
+    expect(saved).toContain('"turn.completed"');
+    expect(saved).toContain("drip slowly");
   }, 90_000);
 });

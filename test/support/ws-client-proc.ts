@@ -28,7 +28,7 @@ ws.onmessage = (e) => {
   }
   process.stdout.write(`${text}\n`);
 };
+// No process.exit(): it would drop what stdout has not flushed yet; with the socket closed the process ends by itself.
 ws.onclose = (e) => {
   process.stdout.write(`CLOSE ${e.code}\n`);
-  process.exit(0);
 };

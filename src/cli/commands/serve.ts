@@ -14,6 +14,7 @@ import { RpcFailure, SessionHost, type BuiltSession, type SessionExtras, type Se
 import { RPC_ERROR, type SessionInfo } from "../../server/protocol.ts";
 import { statSync } from "node:fs";
 import { serveStdio } from "../../server/serve-stdio.ts";
+import { queueBytesFromEnv } from "../../server/limits.ts";
 import { normalizeOrigin } from "../../server/auth.ts";
 import { DEFAULT_PORT, probeCommand, serveHttpCommand, type HttpArgs } from "./serve-http-command.ts";
 import { VERSION } from "../../version.ts";
@@ -71,17 +72,11 @@ export async function serveCommand(argv: string[], out: Out, err: Out): Promise<
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   err.write(`${t("serve.log.connected", { client: "stdio" })}\n`);
-  const { dropped } = await serveStdio({ host, input: Bun.stdin.stream(), output: process.stdout, serverVersion: VERSION, log, signal: stopping.signal, onShutdown: (count) => err.write(`${t("serve.log.shutdown", { count })}\n`), ...queueBytesFromEnv(process.env) });
+  const { dropped, outputLost } = await serveStdio({ host, input: Bun.stdin.stream(), output: process.stdout, serverVersion: VERSION, log, warn: (line) => err.write(`${line}\n`), signal: stopping.signal, onShutdown: (count) => err.write(`${t("serve.log.shutdown", { count })}\n`), ...queueLimit(process.env) });
   err.write(`${t("serve.log.disconnected", { client: "stdio" })}\n`);
   process.off("SIGTERM", stop);
   process.off("SIGINT", stop);
-  return dropped ? 1 : 0;
-}
-
-/** CHATCLI_SERVE_QUEUE_BYTES: the per-client outbound bound (tests make it small; the default suits people). */
-function queueBytesFromEnv(env: Record<string, string | undefined>): { maxQueuedBytes?: number } {
-  const n = Number(env.CHATCLI_SERVE_QUEUE_BYTES);
-  return Number.isInteger(n) && n > 0 ? { maxQueuedBytes: n } : {};
+  return dropped || outputLost ? 1 : 0;
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
@@ -186,4 +181,10 @@ export function createFactory(serverCwd: string, env: Record<string, string | un
         .list()
         .map((s) => ({ sessionId: s.id, title: s.title, provider: s.provider, model: s.model, cwd: s.projectRoot, live: false, running: false, updatedAt: s.updatedAt, messages: s.messages, clients: 0 })),
   };
+}
+
+/** CHATCLI_SERVE_QUEUE_BYTES, as serveStdio's option. */
+function queueLimit(env: Record<string, string | undefined>): { maxQueuedBytes?: number } {
+  const bytes = queueBytesFromEnv(env);
+  return bytes ? { maxQueuedBytes: bytes } : {};
 }
