@@ -11,6 +11,7 @@ import { t } from "../../i18n/i18n.ts";
 import { checkBind, newToken, readTokenFile, removeTokenFile, tokenFilePath, writeTokenFile } from "../../server/auth.ts";
 import { ServerMetrics } from "../../server/metrics.ts";
 import { serveHttp, type HttpServer } from "../../server/serve-http.ts";
+import { queueBytesFromEnv } from "../../server/limits.ts";
 import type { SessionHost } from "../../server/session-host.ts";
 import { VERSION } from "../../version.ts";
 
@@ -68,7 +69,7 @@ export async function serveHttpCommand(a: HttpArgs, host: SessionHost, err: Out,
   const log = (line: string) => err.write(`${scrub(t("serve.log.request", { line }))}\n`);
   let server: HttpServer;
   try {
-    server = serveHttp({ host, hostname: a.host, port: a.port, token, allowedOrigins: [...a.allowOrigins, ...settingsOrigins(env)], ...(tls ? { tls } : {}), serverVersion: VERSION, metrics: new ServerMetrics(), log });
+    server = serveHttp({ host, hostname: a.host, port: a.port, token, allowedOrigins: [...a.allowOrigins, ...settingsOrigins(env)], ...(tls ? { tls } : {}), serverVersion: VERSION, metrics: new ServerMetrics(), log, ...queueLimit(env) });
   } catch (e) {
     err.write(`chatcli: ${t("serve.http.cannotListen", { host: a.host, port: String(a.port), error: (e as Error).message })}\n`);
     return 1;
@@ -205,4 +206,10 @@ async function pinnedStatus(url: URL, token: string, certPem: string): Promise<n
       else reject(new Error("no HTTP response"));
     });
   });
+}
+
+/** CHATCLI_SERVE_QUEUE_BYTES (server/limits.ts), as serveHttp's option. */
+function queueLimit(env: Record<string, string | undefined>): { queueMaxBytes?: number } {
+  const bytes = queueBytesFromEnv(env);
+  return bytes ? { queueMaxBytes: bytes } : {};
 }
