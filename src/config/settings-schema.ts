@@ -19,6 +19,18 @@ export const openAiCompatibleSchema = z.object({
 /** A built-in provider's entry under `providers.<ID>`. */
 export const providerEntrySchema = z.object({ concurrency: z.number().int().positive().optional() });
 
+/** `k8s.watch`: the scope of `chatcli watch` / `/watch`; `interval` a duration (`30s`, `2m`) or seconds. */
+export const k8sWatchSchema = z
+  .object({
+    context: z.string().min(1).optional(),
+    namespace: z.string().min(1).optional(),
+    deployment: z.string().min(1).optional(),
+    selector: z.string().min(1).optional(),
+    kubeconfig: z.string().min(1).optional(),
+    interval: z.union([z.string().regex(/^\d+(ms|s|m|h)?$/, "a duration like 30s, 2m"), z.number().positive()]).optional(),
+  })
+  .refine((w) => !(w.deployment && w.selector), { message: "give deployment or selector, not both" });
+
 export const notifyModeSchema = z.enum(["bell", "osc", "off"]);
 
 export const settingsSchema = z.object({
@@ -76,6 +88,8 @@ export const settingsSchema = z.object({
   memory: z.object({ mode: z.enum(["off", "read-only", "propose", "auto"]).optional() }).optional(),
   /** `chatcli serve` (issue 22): browser origins allowed besides `--allow-origin` (every other Origin gets 403). */
   server: z.object({ allowedOrigins: z.array(z.string()).optional() }).optional(),
+  /** Kubernetes (issue 23): `watch` starts the watcher in every session (src/cli/wire-k8s.ts), like `/watch`. */
+  k8s: z.object({ watch: k8sWatchSchema.optional() }).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

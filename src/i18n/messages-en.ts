@@ -10,6 +10,7 @@ import { enDailyB } from "./messages-en-daily-b.ts";
 import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
 import { enMcpCli } from "./messages-en-mcp-cli.ts";
 import { enK8s } from "./messages-en-k8s.ts";
+import { enK8sSession } from "./messages-en-k8s-session.ts";
 import { enMemory } from "./messages-en-memory.ts";
 import { enSubagents } from "./messages-en-subagents.ts";
 import { enAcp } from "./messages-en-acp.ts";
@@ -29,6 +30,7 @@ export const en = {
   ...enMcpRuntime,
   ...enMcpCli,
   ...enK8s,
+  ...enK8sSession,
   ...enMemory,
   ...enSubagents,
   ...enServer,

@@ -11,6 +11,7 @@ import { ptBRDailyB } from "./messages-pt-br-daily-b.ts";
 import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
 import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
 import { ptBRK8s } from "./messages-pt-br-k8s.ts";
+import { ptBRK8sSession } from "./messages-pt-br-k8s-session.ts";
 import { ptBRMemory } from "./messages-pt-br-memory.ts";
 import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
 import { ptBRAcp } from "./messages-pt-br-acp.ts";
@@ -30,6 +31,7 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRMcpRuntime,
   ...ptBRMcpCli,
   ...ptBRK8s,
+  ...ptBRK8sSession,
   ...ptBRMemory,
   ...ptBRSubagents,
   ...ptBRServer,

@@ -23,6 +23,15 @@ export class KubeError extends Error {
 /** Paths that read Secret values: never sent, whatever asks. */
 const SECRET_PATH = /\/secrets(\/|$|\?)/;
 
+/** An encoded `..%2Fsecrets` must not slip past the check (a server may decode it). */
+const safeDecode = (p: string): string => {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p.replace(/%2f/gi, "/");
+  }
+};
+
 const TLS_ERROR = /certificate|self.signed|unable to verify|CERT_|SSL|TLS/i;
 
 export class KubeClient {
@@ -31,14 +40,14 @@ export class KubeClient {
     private readonly timeoutMs = 15_000,
   ) {}
 
-  private async request(path: string, query: Record<string, string | number | boolean | undefined>, signal?: AbortSignal): Promise<Response> {
-    if (SECRET_PATH.test(path)) throw new KubeError("forbidden", "chatcli never reads Secrets", path);
+  private async request(path: string, query: Record<string, string | number | boolean | undefined>, signal?: AbortSignal, accept = "application/json"): Promise<Response> {
+    if (SECRET_PATH.test(path) || SECRET_PATH.test(safeDecode(path))) throw new KubeError("forbidden", "chatcli never reads Secrets", path);
     const url = new URL(this.access.server + path);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
     let res: Response;
     try {
       res = await fetch(url, {
-        headers: { accept: "application/json", ...(await this.access.headers()) },
+        headers: { accept, ...(await this.access.headers()) },
         tls: this.access.tls,
         signal: signal ?? AbortSignal.timeout(this.timeoutMs),
       });
@@ -71,5 +80,16 @@ export class KubeClient {
     const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`;
     const res = await this.request(path, { container: o.container, previous: o.previous ? "true" : undefined, tailLines: o.tailLines, sinceSeconds: o.sinceSeconds, limitBytes: o.limitBytes ?? 256 * 1024 });
     return res.text();
+  }
+
+  /** Any object or list as parsed JSON (the agent's k8s_* tools); `metadataOnly` asks for PartialObjectMetadata. */
+  async getJson(path: string, query: Record<string, string | number | boolean | undefined> = {}, o: { metadataOnly?: boolean; signal?: AbortSignal } = {}): Promise<unknown> {
+    const accept = o.metadataOnly ? "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json" : "application/json";
+    const res = await this.request(path, query, o.signal, accept);
+    try {
+      return (await res.json()) as unknown;
+    } catch (err) {
+      throw new KubeError("invalid", `unexpected answer: ${(err as Error).message}`, path);
+    }
   }
 }

@@ -226,6 +226,17 @@ export const agentEventSchema = z.discriminatedUnion("type", [
     /** The child's own transcript (additive): the session file keeps it as a `subagent` record; UIs may show it. */
     messages: z.array(messageSchema).optional(),
   }),
+  // The Kubernetes watch (issue 23): its state after each check that changed something, and `active: false` when it
+  // stops. `appeared` = findings new since the previous check (all of them on the first). Faults come as notices, once.
+  z.object({
+    type: z.literal("k8s.findings"),
+    active: z.boolean(),
+    context: z.string(),
+    namespace: z.string(),
+    checkedAt: z.number().optional(),
+    counts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
+    appeared: z.array(z.object({ kind: z.string(), severity: z.enum(["critical", "warning", "info"]), object: z.string(), summary: z.string() })),
+  }),
 ]);
 export type AgentEvent = z.infer<typeof agentEventSchema>;
 export type AgentEventType = AgentEvent["type"];

@@ -133,6 +133,8 @@ export class SessionRecorder {
       case "persona.changed":
       // A child's live progress: its start and end are kept (they carry the figures that matter).
       case "subagent.progress":
+      // The Kubernetes watch's state (issue 23): live, and a resumed session is not watching.
+      case "k8s.findings":
         return;
       case "session.ended":
         return this.sync();

@@ -270,6 +270,8 @@ function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): P
   return decision("ask", why("perm.writeTool", { tool: req.tool }), "default");
 }
 
+const K8S_READ_TOOLS: ReadonlySet<string> = new Set(["k8s_get", "k8s_logs", "k8s_events", "k8s_describe"]);
+
 function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   // `*` in a rule's tool name is a glob (`mcp__github__*`: every tool of that MCP server).
   const matches = (r: PolicyRule) => toolNameMatches(parsePattern(r.pattern).tool, req.tool) && parsePattern(r.pattern).arg === undefined;
@@ -280,6 +282,8 @@ function decideOther(req: PermissionRequest, ctx: Ctx): PermissionDecision {
   if (req.tool === "todo") return decision("allow", why("perm.todoSessionOnly"), "default");
   const rule = bestRule(ctx.rules, matches);
   if (rule) return decision(rule.action, why(rule.action === "allow" ? "perm.allowedByRule" : "perm.askedByRule", { rule: rule.pattern }), "rule", rule.pattern);
+  // The watch's cluster reads (issue 23) change nothing and never read Secrets: allowed in every mode, plan included.
+  if (K8S_READ_TOOLS.has(req.tool)) return decision("allow", why("perm.k8sReadOnly"), "default");
   return decision("ask", why("perm.noRule", { tool: req.tool }), "default");
 }
 

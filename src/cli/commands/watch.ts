@@ -10,6 +10,7 @@ import { KubeConfigError, loadKubeAccess } from "../../k8s/kube-access.ts";
 import { KubeClient, KubeError } from "../../k8s/kube-client.ts";
 import { takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
 import { watchExitCode, watchReport, type WatchReport } from "../../k8s/watch-once.ts";
+import { reportText } from "../../k8s/report-text.ts";
 import { runWatchLoop, type WatchUpdate } from "../../k8s/watch-loop.ts";
 
 interface Out {
@@ -67,13 +68,7 @@ export function parseWatchArgs(argv: string[]): WatchArgs {
 }
 
 function printText(r: WatchReport, out: Out): void {
-  out.write(`${t("watch.header", { context: r.context, namespace: r.namespace, critical: String(r.counts.critical), warning: String(r.counts.warning), time: r.checkedAt })}\n`);
-  if (!r.findings.length) out.write(`${t("watch.none")}\n`);
-  for (const f of r.findings) {
-    out.write(`[${f.severity}] ${f.kind} ${f.object.kind.toLowerCase()}/${f.object.name}: ${f.summary}\n`);
-    const tail = f.evidence.previousLogTail;
-    if (typeof tail === "string") for (const line of tail.split("\n").slice(-5)) out.write(`    | ${line}\n`);
-  }
+  out.write(reportText(r));
 }
 
 export async function watchCommand(argv: string[], out: Out, err: Out, env: Record<string, string | undefined> = process.env, now: () => number = Date.now): Promise<number> {

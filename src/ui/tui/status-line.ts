@@ -9,6 +9,7 @@ import type { ViewState } from "./view-model.ts";
 import { t } from "../../i18n/i18n.ts";
 import { formatCost, formatTokens } from "../../llm/usage.ts";
 import { budgetStatus } from "../../llm/budget.ts";
+import { k8sSegment } from "./k8s-status.ts";
 
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
 
@@ -54,6 +55,7 @@ function statusParts(state: ViewState, now: number, spinnerFrame: number): Part[
   if (s.persona) parts.push({ text: t("status.persona", { name: s.persona }), keep: 85, short: `@${s.persona}` });
   parts.push({ text: s.permissionMode, keep: 90 });
   if (s.sandbox) parts.push({ text: s.sandbox, keep: 60 });
+  if (s.k8s) parts.push({ ...k8sSegment(s.k8s, now), keep: 55 });
   if (s.gitBranch) parts.push({ text: `⎇ ${s.gitBranch}`, keep: 10 });
   return parts;
 }

@@ -13,6 +13,7 @@ import { assertNever } from "../../protocol/assert-never.ts";
 import { foldSubagent, type SubagentRow } from "../shared/subagent-view.ts";
 import type { BlockScan } from "./markdown-blocks.ts";
 import { attachKnownLabels, onToolUseSummary } from "./summary-labels.ts";
+import { foldK8sFindings, type K8sStatus } from "./k8s-status.ts";
 import { addNotice, commitLive, commitText, commitTools, emptyLive, onDelta, tailOfView, updateCall, withTail } from "./commit-live.ts";
 import { t } from "../../i18n/i18n.ts";
 import { appendTail, tailOf } from "../shared/output-tail.ts";
@@ -86,6 +87,8 @@ export interface StatusState {
   totalOutputTokens: number;
   /** `--max-budget-usd` / maxBudgetUsd: the status line shows the spend against it. */
   budgetUsd?: number;
+  /** The Kubernetes watch (issue 23), while one is active: the status-line segment. */
+  k8s?: K8sStatus;
 }
 
 export interface ViewState {
@@ -298,6 +301,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "subagent.progress":
     case "subagent.completed":
       return { ...state, subagents: foldSubagent(state.subagents, input, Date.now()) };
+    case "k8s.findings":
+      return foldK8sFindings(state, input);
     case "ui.set_shell_mode":
       return { ...state, shellMode: input.on };
     case "ui.set_display_mode":
