@@ -23,6 +23,7 @@ import { MEMORY_SLASH_COMMAND, memoryCommand, memorySlash } from "./cli/commands
 import { memoryForgetFlow, memoryPickerFlow } from "./cli/commands/memory-picker.ts";
 import { startMemoryWorker } from "./cli/wire-memory.ts";
 import { createSlashCommands, type SlashHandler } from "./cli/slash-commands.ts";
+import { withWatchCommand } from "./cli/watch-slash.ts";
 import { createDailyCommands, plainHelpText } from "./cli/daily-commands.ts";
 import { withSubagentCommands } from "./cli/subagent-commands.ts";
 import { createNotifier, notifyConfig } from "./ui/shared/notifier.ts";
@@ -75,6 +76,21 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "mcp") return (await import("./cli/commands/mcp.ts")).mcpCommand(cmd.argv, process.stdout, process.stderr);
   if (cmd.kind === "serve") return (await import("./cli/commands/serve.ts")).serveCommand(cmd.argv, process.stdout, process.stderr);
   if (cmd.kind === "acp") return (await import("./cli/commands/acp.ts")).acpCommand(cmd.argv, process.stdout, process.stderr);
+  // `watch --analyze` (issue 23): one snapshot, then this process goes on as `-p <diagnosis request>` with that watch.
+  let analyzeWatch: import("./cli/commands/watch-analyze.ts").AnalyzePlan["watch"] | undefined;
+  if (cmd.kind === "watch" && cmd.argv.includes("--analyze") && !cmd.argv.some((a) => a === "--help" || a === "-h")) {
+    const plan = await (await import("./cli/commands/watch-analyze.ts")).planAnalyze(cmd.argv, process.stderr);
+    if (typeof plan === "number") return plan;
+    analyzeWatch = plan.watch;
+    try {
+      cmd = parseArgs(plan.argv, versionString());
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      process.stderr.write(`chatcli: ${err.message}\n${t("watch.runHelp")}\n`);
+      return 2;
+    }
+    if (cmd.kind !== "oneshot") return cmd.kind === "printed" ? 0 : 2;
+  }
   if (cmd.kind === "watch") return (await import("./cli/commands/watch.ts")).watchCommand(cmd.argv, process.stdout, process.stderr);
 
   let cfg: Config;
@@ -87,6 +103,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  if (analyzeWatch) cfg = { ...cfg, settings: { ...cfg.settings, k8s: { ...cfg.settings.k8s, watch: analyzeWatch } } };
   setLang(cfg.settings.language && !cfg.env.CHATCLI_LANG ? cfg.settings.language : detectLang(cfg.env));
   for (const w of cfg.warnings) process.stderr.write(`chatcli: ${t("cli.warning", { message: w })}\n`);
   const logger = new Logger(join(cfg.home, "logs"));
@@ -167,7 +184,9 @@ async function interactive(cfg: Config, cmd: Extract<CliCommand, { kind: "intera
   if (cmd.noTui || !process.stdout.isTTY) startWorker();
   else void afterFirstFrame().then(startWorker);
   const slash = wired.recorder ? createSlashCommands({ session, store: wired.store, recorder: wired.recorder, contexts: wired.contexts, projectRoot: cfg.projectRoot }) : undefined;
-  const daily = withSubagentCommands(createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot }), wired.subagents, session, resume?.viewEvents, resume?.children);
+  const daily = withWatchCommand(withSubagentCommands(createDailyCommands({ session, checkpoints: wired.checkpoints, todos: wired.todos, initGuard: wired.initGuard, projectRoot: cfg.projectRoot }), wired.subagents, session, resume?.viewEvents, resume?.children), wired.k8s);
+  // settings `k8s.watch` (issue 23): the watcher starts after the first frame (the first request awaits it anyway).
+  if (wired.k8s.configured) void (cmd.noTui || !process.stdout.isTTY ? wired.k8s.start() : afterFirstFrame().then(() => wired.k8s.start()));
   // Bell / OSC when a long turn ends or an approval waits (settings `notify`); only to a terminal.
   const notify = createNotifier({ config: notifyConfig(cfg.settings.notify), out: process.stdout, env: cfg.env });
   if (notify) session.subscribe(notify);

@@ -5,6 +5,7 @@
 import { t } from "../i18n/i18n.ts";
 import { splitCliArgs } from "../agent/toolcall/cli-args.ts";
 import type { K8sSlot } from "./wire-k8s.ts";
+import type { SlashHandler } from "./slash-commands.ts";
 
 export const WATCH_SLASH_COMMAND = {
   name: "watch",
@@ -41,4 +42,13 @@ export async function watchSlash(slot: K8sSlot, args: string): Promise<string> {
     ...(parsed.kubeconfig ? { kubeconfig: parsed.kubeconfig } : {}),
   });
   return r.text;
+}
+
+/** `inner` plus `/watch`: its help entry, completion and handling (the same wrapper shape as withSubagentCommands). */
+export function withWatchCommand<H extends SlashHandler>(inner: H, slot: K8sSlot): H {
+  return {
+    ...inner,
+    commands: [...inner.commands, WATCH_SLASH_COMMAND],
+    handle: (cmd: string, args: string) => (cmd === "watch" ? watchSlash(slot, args) : inner.handle(cmd, args)),
+  };
 }

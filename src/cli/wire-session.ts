@@ -8,6 +8,7 @@
  * appended to. Only a compaction changes the history itself. Full outputs the previews point at live in the
  * recorded session's own directory (`<home>/sessions/<id>/tool-results/`), so a resumed session finds them.
  */
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { Session, type SessionOptions } from "../agent/session/session.ts";
 import { createToolHost } from "../agent/tool-host-impl.ts";
@@ -49,6 +50,7 @@ import { wireSafety } from "./wire-safety.ts";
 import { createOutgoing } from "./wire-outgoing.ts";
 import { createPrompts, textProtocolFor } from "./wire-prompt.ts";
 import { wireSubagents } from "./wire-subagents.ts";
+import { createK8sSlot, mergeDynamicTools } from "./wire-k8s.ts";
 
 export type { WireOptions, WiredSession } from "./wire-types.ts";
 export { earlyExitFromEnv, maxTurnsFromEnv } from "./wire-env.ts";
@@ -82,6 +84,7 @@ export function wireSession(o: WireOptions): WiredSession {
     offline: cfg.offline,
     authProvider: storedLoginProvider(cfg.home),
   });
+  const k8s = createK8sSlot({ settings: cfg.settings.k8s, env: cfg.env, home: cfg.env.HOME || homedir(), publish: (e) => session?.publish(e) });
   const sessionId = o.resume?.meta.id ?? newSessionId();
   // Hooks and plugins (issue 19): nothing is built (two stats) when none are configured.
   const ext = createExtensions({
@@ -117,7 +120,7 @@ export function wireSession(o: WireOptions): WiredSession {
     aroundExec: { before: () => cp.aroundExec.before(), after: (t) => cp.aroundExec.after(t) },
     configGuard: configGuardFor(cfg.projectRoot),
     ...(ext ? { hooks: ext.runtime.toolHooks, extraTools: () => ext.plugins.tools() } : {}),
-    ...(mcp ? { dynamicTools: mcp } : {}),
+    dynamicTools: mergeDynamicTools(mcp, k8s.dynamicTools),
     ...(o.files ? { files: o.files } : {}),
   });
   // Subagents (issue 20): the `agent` tool; children use baseTools (the same policy and sandbox), not the persona gate.
@@ -213,7 +216,10 @@ export function wireSession(o: WireOptions): WiredSession {
   const { systemPrompt, systemPromptFor } = createPrompts(cfg, {
     role: () => skills.rolePrompt(),
     contexts: () => contexts.parts(),
-    extra: () => skills.systemParts(),
+    extra: () => {
+      const watch = k8s.promptPart();
+      return watch ? [...skills.systemParts(), { text: watch }] : skills.systemParts();
+    },
     ...(memory ? { memory: () => memory.systemPart(session?.messages ?? o.resume?.history ?? [], session?.contextWindow ?? contextWindow) } : {}),
   });
   const opts: SessionOptions = {
@@ -230,6 +236,8 @@ export function wireSession(o: WireOptions): WiredSession {
       pipeline: async (history, ctx) => {
         // MCP servers still starting are waited for here (each up to its start timeout), never at the prompt.
         if (mcp) await mcp.ready(ctx.signal);
+        // settings `k8s.watch`: at the latest here, so the first request already offers the k8s_* tools.
+        if (k8s.configured) await k8s.start();
         await skills.beforeRequest(history);
         const r = outgoingOf(history);
         if (r.summary) ctx.emit({ type: "pipeline", stage: r.microcompact.truncated || r.microcompact.summarized ? "microcompact" : r.budget.truncatedPerResult + r.budget.truncatedPerTurn > 0 ? "budget" : "pairing", summary: r.summary });
@@ -334,6 +342,7 @@ export function wireSession(o: WireOptions): WiredSession {
     ext,
     skills,
     subagents,
+    k8s,
     checkpoints: cp,
     session,
     usage,
@@ -347,6 +356,7 @@ export function wireSession(o: WireOptions): WiredSession {
     memory,
     dispose: () => {
       memory?.close();
+      k8s.current()?.stop(false);
       mcp?.killNow();
       recorder?.close();
       summaries?.close();

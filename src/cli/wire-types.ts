@@ -18,6 +18,7 @@ import type { ExtRuntime } from "../ext/ext-runtime.ts";
 import type { McpManager } from "../mcp/runtime/mcp-manager.ts";
 import type { MemoryRuntime } from "../memory/runtime.ts";
 import type { SubagentRuntime } from "../agent/subagents/subagent-runtime.ts";
+import type { K8sSlot } from "./wire-k8s.ts";
 import type { Config } from "../config/load-config.ts";
 import type { ResolvedModel } from "./resolve-model.ts";
 import type { FileAccess } from "../tool/file-access.ts";
@@ -77,5 +78,7 @@ export interface WiredSession {
   memory: MemoryRuntime | undefined;
   /** Subagents (issue 20): the children, their scheduler and locks. */
   subagents: SubagentRuntime;
+  /** The Kubernetes watch (issue 23): `/watch`, settings `k8s.watch` (the TUI calls start() after its first frame). */
+  k8s: K8sSlot;
   dispose(): void;
 }

@@ -3,7 +3,7 @@ export const enK8s = {
   "args.watch": "Watch a Kubernetes namespace or deployment and report findings (chatcli watch --help)",
   "watch.runHelp": "Run chatcli watch --help for usage.",
   "watch.help": [
-    "Usage: chatcli watch [--context C] [--namespace N] [--deployment D | --selector L] [--interval 30s] [--once] [--output-format text|json]",
+    "Usage: chatcli watch [--context C] [--namespace N] [--deployment D | --selector L] [--interval 30s] [--once | --analyze] [--output-format text|json]",
     "",
     "Reads the cluster with your kubeconfig (KUBECONFIG, contexts, tokens, client certificates, exec plugins).",
     "Read-only: Secrets are never read.",
@@ -16,6 +16,8 @@ export const enK8s = {
     "  --kubeconfig FILE      kubeconfig file (default: KUBECONFIG, else ~/.kube/config)",
     "  --interval 30s         time between checks (s, m suffixes)",
     "  --once                 check once, print the findings and exit (1 when any is critical)",
+    "  --analyze              check once, then ask the model for a diagnosis (with the read-only k8s_* tools);",
+    "                         takes the model flags of chatcli -p (--model, --provider, --output-format json)",
     "  --output-format F      text (default) or json",
     "",
     "Exit codes: 0 no critical finding, 1 a critical finding, 2 usage, 3 the cluster could not be read.",

@@ -5,7 +5,7 @@ export const ptBRK8s: Record<keyof typeof enK8s, string> = {
   "args.watch": "Observa um namespace ou deployment do Kubernetes e relata achados (chatcli watch --help)",
   "watch.runHelp": "Rode chatcli watch --help para ver o uso.",
   "watch.help": [
-    "Uso: chatcli watch [--context C] [--namespace N] [--deployment D | --selector L] [--interval 30s] [--once] [--output-format text|json]",
+    "Uso: chatcli watch [--context C] [--namespace N] [--deployment D | --selector L] [--interval 30s] [--once | --analyze] [--output-format text|json]",
     "",
     "Lê o cluster com o seu kubeconfig (KUBECONFIG, contextos, tokens, certificados de cliente, plugins exec).",
     "Somente leitura: Secrets nunca são lidos.",
@@ -18,6 +18,8 @@ export const ptBRK8s: Record<keyof typeof enK8s, string> = {
     "  --kubeconfig ARQ       arquivo kubeconfig (padrão: KUBECONFIG, senão ~/.kube/config)",
     "  --interval 30s         tempo entre verificações (sufixos s, m)",
     "  --once                 verifica uma vez, imprime os achados e sai (1 se algum for crítico)",
+    "  --analyze              verifica uma vez e pede ao modelo um diagnóstico (com as ferramentas k8s_* somente-leitura);",
+    "                         aceita as opções de modelo de chatcli -p (--model, --provider, --output-format json)",
     "  --output-format F      text (padrão) ou json",
     "",
     "Códigos de saída: 0 nenhum achado crítico, 1 achado crítico, 2 uso, 3 o cluster não pôde ser lido.",

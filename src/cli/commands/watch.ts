@@ -25,6 +25,8 @@ export interface WatchArgs {
   kubeconfig?: string;
   intervalMs: number;
   once: boolean;
+  /** `--analyze`: main.ts runs it as a headless model turn (watch-analyze.ts); never reaches watchCommand. */
+  analyze?: boolean;
   format: "text" | "json";
   help: boolean;
 }
@@ -49,6 +51,7 @@ export function parseWatchArgs(argv: string[]): WatchArgs {
     const [flag, inline] = word.startsWith("--") && eq > 0 ? [word.slice(0, eq), word.slice(eq + 1)] : [word, undefined];
     if (flag === "--help" || flag === "-h") a.help = true;
     else if (flag === "--once") a.once = true;
+    else if (flag === "--analyze") a.analyze = true;
     else if (flag in VALUED) {
       const value = inline ?? argv[++i];
       if (value === undefined || value === "") throw new WatchUsage(t("watch.missingValue", { option: flag }));
