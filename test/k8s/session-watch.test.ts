@@ -1,0 +1,129 @@
+// The watch inside a session (issue 23): `/watch` through the slot main.ts wires (src/cli/wire-k8s.ts), the events a
+// TUI draws, the tools offered only while active, faults said once — against the fake HTTPS API server.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentEvent } from "../../src/protocol/events.ts";
+import { createK8sSlot, intervalMs, mergeDynamicTools } from "../../src/cli/wire-k8s.ts";
+import { watchSlash, withWatchCommand } from "../../src/cli/watch-slash.ts";
+import { SessionWatch } from "../../src/k8s/session-watch.ts";
+import { hasOpenssl, makeKubePki } from "../support/kube-certs.ts";
+import { startFakeKube, type FakeKube } from "../support/fake-kube-api.ts";
+import { kubeFixtures } from "../support/kube-fixtures.ts";
+
+type Findings = Extract<AgentEvent, { type: "k8s.findings" }>;
+
+describe.skipIf(!hasOpenssl())("the watch in a session", () => {
+  let kube: FakeKube;
+  let dir: string;
+  let kc: string;
+  beforeAll(() => {
+    kube = startFakeKube({ pki: makeKubePki(), token: "tok", state: kubeFixtures(Date.now()), forbidden: ["nodes"] });
+    dir = mkdtempSync(join(tmpdir(), "chatcli-k8s-session-"));
+    kc = kube.writeKubeconfig(dir, { namespace: "shop" });
+  }, 60_000);
+  afterAll(() => {
+    kube?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const collect = () => {
+    const events: AgentEvent[] = [];
+    const waiters: { pred: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }[] = [];
+    const publish = (e: AgentEvent) => {
+      events.push(e);
+      for (const w of [...waiters]) if (w.pred(e)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(e));
+    };
+    const next = (pred: (e: AgentEvent) => boolean) => {
+      const seen = events.find(pred);
+      return seen ? Promise.resolve(seen) : new Promise<AgentEvent>((resolve) => waiters.push({ pred, resolve }));
+    };
+    return { events, publish, next };
+  };
+
+  test("/watch starts it: tools and prompt part appear, the first check is published; status and stop", async () => {
+    const c = collect();
+    const slot = createK8sSlot({ settings: undefined, env: { KUBECONFIG: kc }, home: dir, publish: c.publish });
+    expect(slot.configured).toBe(false);
+    expect(slot.dynamicTools.tools()).toEqual([]);
+    expect(await watchSlash(slot, "status")).toContain("No Kubernetes watch is active");
+    const started = await watchSlash(slot, "--deployment api --interval 1m");
+    expect(started).toContain("Watching fake/shop (deployment api) every 60s");
+    expect(slot.dynamicTools.tools().map((x) => x.name)).toEqual(["k8s_get", "k8s_logs", "k8s_events", "k8s_describe"]);
+    expect(slot.promptPart()).toContain('deployment "api"');
+    const first = (await c.next((e) => e.type === "k8s.findings" && e.checkedAt !== undefined)) as Findings;
+    expect(first).toMatchObject({ active: true, context: "fake", namespace: "shop" });
+    expect(first.counts.critical).toBeGreaterThan(0);
+    expect(first.appeared.map((f) => f.object)).toContain("pod/api-crash");
+    // The nodes 403 is said once, with what is missing and where.
+    const fault = await c.next((e) => e.type === "notice" && e.text.includes("nodes"));
+    expect(fault).toMatchObject({ level: "warn" });
+    expect((fault as { text: string }).text).toContain("fake, namespace shop");
+    const status = await watchSlash(slot, "status");
+    expect(status).toContain("fake · shop");
+    expect(status).toContain("[critical] CrashLoopBackOff pod/api-crash");
+    expect(status).toContain("| panic: cannot connect to db");
+    expect(status).toContain("nodes: forbidden");
+    expect(await watchSlash(slot, "stop")).toContain("stopped");
+    expect(c.events.at(-1)).toMatchObject({ type: "k8s.findings", active: false });
+    expect(slot.dynamicTools.tools()).toEqual([]);
+    expect(slot.promptPart()).toBeUndefined();
+    expect(await watchSlash(slot, "stop")).toContain("No Kubernetes watch is active");
+    expect(kube.requests.every((q) => !q.path.includes("/secrets"))).toBe(true);
+  });
+
+  test("bad arguments and a bad kubeconfig are answers, not throws; the command is listed", async () => {
+    const c = collect();
+    const slot = createK8sSlot({ settings: undefined, env: { KUBECONFIG: join(dir, "nope.yaml") }, home: dir, publish: c.publish });
+    expect(await watchSlash(slot, "--deployment a --selector b=c")).toContain("not both");
+    expect(await watchSlash(slot, "--interval soon")).toContain("--interval");
+    expect(await watchSlash(slot, "bogus")).toContain("Usage: /watch");
+    expect(await watchSlash(slot, "")).toContain("could not start");
+    expect(slot.dynamicTools.tools()).toEqual([]);
+    const handler = withWatchCommand({ commands: [{ name: "x", description: "" }], handle: () => undefined }, slot);
+    expect(handler.commands.map((x) => x.name)).toEqual(["x", "watch"]);
+    expect(await handler.handle("watch", "status")).toContain("No Kubernetes watch is active");
+    expect(handler.handle("other", "")).toBeUndefined();
+  });
+
+  test("settings k8s.watch: start() starts it once; the loop publishes each check and the fault only once", async () => {
+    const c = collect();
+    const slot = createK8sSlot({ settings: { watch: { namespace: "shop", interval: "2m" } }, env: { KUBECONFIG: kc }, home: dir, publish: c.publish });
+    expect(slot.configured).toBe(true);
+    await Promise.all([slot.start(), slot.start()]);
+    expect(c.events.filter((e) => e.type === "notice" && e.text.includes("Watching")).length).toBe(1);
+    expect(slot.dynamicTools.tools().length).toBe(4);
+    slot.current()?.stop();
+    // Stepping the loop by its injected sleep: three checks, one fault notice.
+    const d = collect();
+    let checks = 0;
+    const watch = new SessionWatch({
+      env: { KUBECONFIG: kc },
+      home: dir,
+      publish: d.publish,
+      sleep: async () => {
+        if (++checks >= 3) watch.stop();
+      },
+    });
+    await watch.start({ intervalMs: 1000, namespace: "shop" });
+    await d.next((e) => e.type === "k8s.findings" && !e.active);
+    await watch.settled();
+    const published = d.events.filter((e): e is Findings => e.type === "k8s.findings" && e.checkedAt !== undefined);
+    expect(published.length).toBe(3);
+    expect(published[0]!.appeared.length).toBeGreaterThan(0);
+    expect(published[1]!.appeared).toEqual([]);
+    expect(d.events.filter((e) => e.type === "notice" && e.text.includes("nodes")).length).toBe(1);
+  });
+
+  test("intervals and merged tool sources", () => {
+    expect(intervalMs("30s")).toBe(30_000);
+    expect(intervalMs("2m")).toBe(120_000);
+    expect(intervalMs(45)).toBe(45_000);
+    expect(intervalMs(undefined)).toBe(30_000);
+    const a = { tools: () => [], find: (n: string) => (n === "mcp__x" ? ({ name: "mcp__x" } as never) : undefined) };
+    const merged = mergeDynamicTools(a, { tools: () => [], find: (n) => (n === "k8s_get" ? ({ name: "k8s_get" } as never) : undefined) });
+    expect(merged.find("mcp__x")).toMatchObject({ name: "mcp__x" });
+    expect(merged.find("k8s_get")).toMatchObject({ name: "k8s_get" });
+  });
+});
