@@ -24,7 +24,7 @@ export interface ExtCatalogue {
  * the same name is not offered as `/name` (reported). Kept by hand (ext/ cannot import the UI): a new built-in command
  * that is missing here fails test/ext/reserved-commands.test.ts.
  */
-export const RESERVED_COMMANDS: readonly string[] = ["help", "model", "provider", "clear", "compact", "rewind", "session", "stats", "status", "ui", "exit", "quit", "context", "agent", "agents", "skills", "plugins", "hooks", "diff", "undo", "init", "todo", "theme", "vim", "mcp", "memory"];
+export const RESERVED_COMMANDS: readonly string[] = ["help", "model", "provider", "clear", "compact", "rewind", "session", "stats", "status", "ui", "exit", "quit", "context", "agent", "agents", "skills", "plugins", "hooks", "diff", "undo", "init", "todo", "theme", "vim", "mcp", "memory", "watch"];
 
 const cache = new Map<string, Promise<ExtCatalogue>>();
 
