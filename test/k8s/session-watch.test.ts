@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { AgentEvent } from "../../src/protocol/events.ts";
 import { createK8sSlot, intervalMs, mergeDynamicTools } from "../../src/cli/wire-k8s.ts";
 import { watchSlash, withWatchCommand } from "../../src/cli/watch-slash.ts";
+import type { SlashHandler } from "../../src/cli/slash-commands.ts";
 import { SessionWatch } from "../../src/k8s/session-watch.ts";
 import { hasOpenssl, makeKubePki } from "../support/kube-certs.ts";
 import { startFakeKube, type FakeKube } from "../support/fake-kube-api.ts";
@@ -81,7 +82,8 @@ describe.skipIf(!hasOpenssl())("the watch in a session", () => {
     expect(await watchSlash(slot, "bogus")).toContain("Usage: /watch");
     expect(await watchSlash(slot, "")).toContain("could not start");
     expect(slot.dynamicTools.tools()).toEqual([]);
-    const handler = withWatchCommand({ commands: [{ name: "x", description: "" }], handle: () => undefined }, slot);
+    const inner: SlashHandler = { commands: [{ name: "x", description: "" }], handle: () => undefined };
+    const handler = withWatchCommand(inner, slot);
     expect(handler.commands.map((x) => x.name)).toEqual(["x", "watch"]);
     expect(await handler.handle("watch", "status")).toContain("No Kubernetes watch is active");
     expect(handler.handle("other", "")).toBeUndefined();
