@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isolatedBinary, run, type BinaryEnv } from "../support/binary.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
 import { hasOpenssl, makeKubePki } from "../support/kube-certs.ts";
 import { startFakeKube, type FakeKube } from "../support/fake-kube-api.ts";
 import { kubeFixtures } from "../support/kube-fixtures.ts";
@@ -90,4 +90,24 @@ describe.skipIf(!hasOpenssl())("the watch in a session (compiled binary)", () =>
     expect((await run(b, ["watch", "--analyze", "--deployment", "a", "--selector", "b=c"], { KUBECONFIG: kc })).code).toBe(2);
     expect((await run(b, ["watch", "--analyze"], { KUBECONFIG: join(b.home, "missing.yaml") })).code).toBe(3);
   });
+
+  test.skipIf(!hasTmux())("TUI: settings k8s.watch shows the status segment and the new-findings notice; /watch stop and /watch status", async () => {
+    settings({ k8s: { watch: { namespace: "shop", interval: "1m" } } });
+    const t = new Tmux(join(b.dir, "..", `tmux-k8s-${Math.random().toString(36).slice(2, 8)}.sock`), paneCommand(b, "--model coder:7b", { env: { OLLAMA_HOST: fake.url, KUBECONFIG: kc } }), 160, 40);
+    try {
+      const up = await t.waitFor((s) => /⎈ fake\/shop · \d+ critical \d+ warning · \d+s ago/.test(s), 20_000);
+      expect(up).toContain("new finding(s): [critical]");
+      t.sendLiteral("/watch status");
+      t.send("Enter");
+      const status = await t.waitFor((s) => s.includes("fake · shop · "), 20_000);
+      expect(status).toContain("[critical] CrashLoopBackOff pod/api-crash: ");
+      t.sendLiteral("/watch stop");
+      t.send("Enter");
+      const stopped = await t.waitFor((s) => s.includes("The Kubernetes watch stopped."), 20_000);
+      expect(stopped).not.toMatch(/⎈ fake\/shop · \d+ critical/);
+    } finally {
+      t.kill();
+    }
+    expect(kube.requests.every((q) => !q.path.includes("/secrets"))).toBe(true);
+  }, 90_000);
 });
