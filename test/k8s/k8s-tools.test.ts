@@ -10,12 +10,13 @@ import { createK8sTools } from "../../src/k8s/tools/index.ts";
 import { MAX_TAIL } from "../../src/k8s/tools/k8s-logs.ts";
 import type { ToolContext, ToolDefinition } from "../../src/tool/tool.ts";
 import { createPathPolicy } from "../../src/tool/workspace.ts";
-import { hasOpenssl, makeKubePki } from "../support/kube-certs.ts";
+import { hasOpenssl, makeKubePki, type KubePki } from "../support/kube-certs.ts";
 import { startFakeKube, type FakeKube } from "../support/fake-kube-api.ts";
 import { kubeFixtures } from "../support/kube-fixtures.ts";
 
 describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
   let kube: FakeKube;
+  let pki: KubePki;
   let dir: string;
   let tools: ToolDefinition[];
   let active = true;
@@ -26,15 +27,16 @@ describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
   beforeAll(async () => {
     const state = kubeFixtures();
     state.configmaps = [{ kind: "ConfigMap", metadata: { name: "api-config", namespace: "shop", labels: { app: "api" } }, data: { DATABASE_URL: "postgres://user:hunter2@db/shop" } }];
-    kube = startFakeKube({ pki: makeKubePki(), token: "tok", state });
+    pki = makeKubePki();
+    kube = startFakeKube({ pki, token: "tok", state });
     dir = mkdtempSync(join(tmpdir(), "chatcli-k8s-tools-"));
     const client = new KubeClient(await loadKubeAccess({ env: {}, home: dir, kubeconfig: kube.writeKubeconfig(dir, { namespace: "shop" }) }));
     tools = createK8sTools({ client: () => (active ? client : undefined), namespace: () => "shop", now: Date.now });
-  });
+  }, 60_000);
   afterAll(() => {
-    kube.stop();
+    kube?.stop();
     rmSync(dir, { recursive: true, force: true });
-  });
+  }, 30_000);
 
   test("k8s_logs returns the previous container's log lines, bounded by tail", async () => {
     const r = await call("k8s_logs", { pod: "api-crash", previous: true, tail: 3 });
@@ -46,20 +48,20 @@ describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
     expect(q.path).toBe("/api/v1/namespaces/shop/pods/api-crash/log");
     expect(q.query).toMatchObject({ previous: "true", tailLines: "3" });
     expect(Number(q.query.limitBytes)).toBeGreaterThan(0);
-  });
+  }, 30_000);
 
   test("k8s_logs caps tail at MAX_TAIL and reads `since` durations as seconds; models' argument names work", async () => {
     const r = await call("k8s_logs", { name: "api-crash", tailLines: 100_000, since: "10m" });
     expect(r.isError).toBeUndefined();
     expect(r.text).toContain("starting api v1.2");
     expect(kube.requests.at(-1)!.query).toMatchObject({ tailLines: String(MAX_TAIL), sinceSeconds: "600" });
-  });
+  }, 30_000);
 
   test("k8s_logs of a missing previous container is an error the model can read", async () => {
     const r = await call("k8s_logs", { pod: "api-healthy", previous: true });
     expect(r.isError).toBe(true);
     expect(r.text).toContain("previous terminated container");
-  });
+  }, 30_000);
 
   test("k8s_get by name: compact YAML without managedFields; a list by selector", async () => {
     const one = await call("k8s_get", { kind: "po", name: "api-crash" });
@@ -72,7 +74,7 @@ describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
     expect(list.text).toContain("name: web");
     expect(list.text).not.toContain("name: api\n");
     expect(kube.requests.at(-1)!.query.labelSelector).toBe("app=web");
-  });
+  }, 30_000);
 
   test("ConfigMaps: names and labels only, never the data; Secrets: refused without a request", async () => {
     const before = kube.requests.length;
@@ -93,7 +95,7 @@ describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
     const asked = kube.requests.slice(before);
     expect(asked.some((q) => q.path.includes("configmaps"))).toBe(true);
     expect(kube.requests.every((q) => !q.path.includes("/secrets") && !decodeURIComponent(q.path).includes("/secrets"))).toBe(true);
-  });
+  }, 30_000);
 
   test("k8s_events: newest first, filtered to one object, bounded by limit", async () => {
     const all = await call("k8s_events", {});
@@ -106,7 +108,7 @@ describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
     const limited = await call("k8s_events", { limit: 1 });
     expect(limited.text.split("\n")).toHaveLength(3);
     expect(limited.text).toContain("older events not shown");
-  });
+  }, 30_000);
 
   test("k8s_describe pod: YAML, container states with the last termination, and its events", async () => {
     const r = await call("k8s_describe", { kind: "pod", name: "api-crash" });
@@ -116,10 +118,10 @@ describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
     expect(r.text).toMatch(/last state: Terminated \(Error, exit code 1\)/);
     expect(r.text).toContain("restarts: 7");
     expect(r.text).toContain("Back-off restarting failed container");
-  });
+  }, 30_000);
 
   test("a 403 names the missing permission; no watch → an error, no request", async () => {
-    const rbac = startFakeKube({ pki: makeKubePki(), token: "tok", state: kubeFixtures(), forbidden: ["pods"] });
+    const rbac = startFakeKube({ pki, token: "tok", state: kubeFixtures(), forbidden: ["pods"] });
     try {
       const client = new KubeClient(await loadKubeAccess({ env: {}, home: dir, kubeconfig: rbac.writeKubeconfig(dir, { namespace: "shop" }) }));
       const denied = createK8sTools({ client: () => client, namespace: () => "shop", now: Date.now }).find((x) => x.name === "k8s_get")!;
@@ -137,5 +139,5 @@ describe.skipIf(!hasOpenssl())("k8s_* tools", () => {
     expect(r.errorCode).toBe("no_watch");
     expect(kube.requests.length).toBe(before);
     active = true;
-  });
+  }, 30_000);
 });

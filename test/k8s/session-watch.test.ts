@@ -72,7 +72,7 @@ describe.skipIf(!hasOpenssl())("the watch in a session", () => {
     expect(slot.promptPart()).toBeUndefined();
     expect(await watchSlash(slot, "stop")).toContain("No Kubernetes watch is active");
     expect(kube.requests.every((q) => !q.path.includes("/secrets"))).toBe(true);
-  });
+  }, 30_000);
 
   test("bad arguments and a bad kubeconfig are answers, not throws; the command is listed", async () => {
     const c = collect();
@@ -87,7 +87,7 @@ describe.skipIf(!hasOpenssl())("the watch in a session", () => {
     expect(handler.commands.map((x) => x.name)).toEqual(["x", "watch"]);
     expect(await handler.handle("watch", "status")).toContain("No Kubernetes watch is active");
     expect(handler.handle("other", "")).toBeUndefined();
-  });
+  }, 30_000);
 
   test("settings k8s.watch: start() starts it once; the loop publishes each check and the fault only once", async () => {
     const c = collect();
@@ -116,7 +116,7 @@ describe.skipIf(!hasOpenssl())("the watch in a session", () => {
     expect(published[0]!.appeared.length).toBeGreaterThan(0);
     expect(published[1]!.appeared).toEqual([]);
     expect(d.events.filter((e) => e.type === "notice" && e.text.includes("nodes")).length).toBe(1);
-  });
+  }, 30_000);
 
   test("intervals and merged tool sources", () => {
     expect(intervalMs("30s")).toBe(30_000);
@@ -127,5 +127,5 @@ describe.skipIf(!hasOpenssl())("the watch in a session", () => {
     const merged = mergeDynamicTools(a, { tools: () => [], find: (n) => (n === "k8s_get" ? ({ name: "k8s_get" } as never) : undefined) });
     expect(merged.find("mcp__x")).toMatchObject({ name: "mcp__x" });
     expect(merged.find("k8s_get")).toMatchObject({ name: "k8s_get" });
-  });
+  }, 30_000);
 });
