@@ -12,16 +12,18 @@ export interface K8sStatus {
   namespace: string;
   critical: number;
   warning: number;
+  /** When the last check ran, on the UI's clock (the reducer's `now`), not the wall clock of the event. */
   checkedAt?: number;
 }
 
 /** Findings named in one notice; the rest are counted. */
 const NOTICE_NAMES = 3;
 
-export function foldK8sFindings(state: ViewState, e: Extract<AgentEvent, { type: "k8s.findings" }>): ViewState {
+/** `now` is the UI's clock (OpenTUI's, performance.now() based); the event's `checkedAt` is wall-clock ms. */
+export function foldK8sFindings(state: ViewState, e: Extract<AgentEvent, { type: "k8s.findings" }>, now: number, wallNow = Date.now()): ViewState {
   const { k8s: _old, ...rest } = state.status;
   if (!e.active) return { ...state, status: rest };
-  const k8s: K8sStatus = { context: e.context, namespace: e.namespace, critical: e.counts.critical, warning: e.counts.warning, ...(e.checkedAt !== undefined ? { checkedAt: e.checkedAt } : {}) };
+  const k8s: K8sStatus = { context: e.context, namespace: e.namespace, critical: e.counts.critical, warning: e.counts.warning, ...(e.checkedAt !== undefined ? { checkedAt: now - Math.max(0, wallNow - e.checkedAt) } : {}) };
   const s = { ...state, status: { ...rest, k8s } };
   if (!e.appeared.length) return s;
   const names = e.appeared.slice(0, NOTICE_NAMES).map((f) => `[${f.severity}] ${f.kind} ${f.object}`);

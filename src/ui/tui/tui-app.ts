@@ -66,6 +66,7 @@ export class TuiApp {
   private readonly pacer: StreamPacer;
   private transcriptDue = true;
   private spinnerTimer: TimerHandle | null = null;
+  private k8sAgeTimer: TimerHandle | null = null;
   private spinnerFrame = 0;
   private files: string[] | null = null;
   private unsubscribe: () => void;
@@ -226,6 +227,7 @@ export class TuiApp {
     this.unsubscribe();
     if (this.syncTimer !== null) this.renderer.clock.clearTimeout(this.syncTimer);
     if (this.spinnerTimer !== null) this.renderer.clock.clearInterval(this.spinnerTimer);
+    if (this.k8sAgeTimer !== null) this.renderer.clock.clearInterval(this.k8sAgeTimer);
     this.renderer.keyInput.off("keypress", this.onKey);
     this.renderer.off("selection", this.onSelection);
     this.renderer.off("resize", this.onResize);
@@ -315,6 +317,17 @@ export class TuiApp {
     } else if (!running && this.spinnerTimer !== null) {
       this.renderer.clock.clearInterval(this.spinnerTimer);
       this.spinnerTimer = null;
+    }
+    // The Kubernetes watch's "last check Ns ago" (issue 23): a slow tick while a watch is on and nothing else redraws.
+    const ageTick = this.state.status.k8s !== undefined && !running;
+    if (ageTick && this.k8sAgeTimer === null) {
+      this.k8sAgeTimer = this.renderer.clock.setInterval(() => {
+        this.syncStatus();
+        this.renderer.requestRender();
+      }, 1000);
+    } else if (!ageTick && this.k8sAgeTimer !== null) {
+      this.renderer.clock.clearInterval(this.k8sAgeTimer);
+      this.k8sAgeTimer = null;
     }
   }
 

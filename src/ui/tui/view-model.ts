@@ -302,7 +302,7 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
     case "subagent.completed":
       return { ...state, subagents: foldSubagent(state.subagents, input, Date.now()) };
     case "k8s.findings":
-      return foldK8sFindings(state, input);
+      return foldK8sFindings(state, input, now);
     case "ui.set_shell_mode":
       return { ...state, shellMode: input.on };
     case "ui.set_display_mode":

@@ -1,6 +1,7 @@
 // Issue 23 in the TUI: the watch's status-line segment (⎈ context/namespace · counts · last check) and a notice
 // naming new findings, from `k8s.findings` events; `active: false` (/watch stop) takes the segment away.
 import { expect, test } from "bun:test";
+import { ManualClock } from "@opentui/core/testing";
 import { FakeSession } from "./fake-session.ts";
 import { useTuiHarness } from "./tui-harness.ts";
 
@@ -46,4 +47,15 @@ test("on a narrow terminal the segment shortens before the permission mode goes"
   const f = await tui.frame((x) => x.includes("⎈"));
   expect(f).toContain("⎈ 2/3");
   expect(f).toContain("default");
+});
+
+test("while idle, the age of the last check keeps counting on the UI's clock", async () => {
+  const session = new FakeSession();
+  const clock = new ManualClock();
+  clock.setTime(1_000_000);
+  await tui.start({ session }, { width: 140, height: 30, clock });
+  session.emit({ type: "k8s.findings", active: true, context: "prod", namespace: "shop", checkedAt: Date.now() - 5_000, counts: counts(0, 0), appeared: [] });
+  expect(await tui.frame((x) => /· [5-6]s ago/.test(x))).toMatch(/· [5-6]s ago/);
+  clock.advance(3_000);
+  expect(await tui.frame((x) => /· [8-9]s ago/.test(x))).toMatch(/· [8-9]s ago/);
 });
