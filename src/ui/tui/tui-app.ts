@@ -30,6 +30,7 @@ import { submitShellLine } from "./shell-mode.ts";
 import { footerHeightFor, queueContent, todoContent } from "./footer-panels.ts";
 import { applyLateOptions, copySelection, cyclePermissionMode, requestRewind } from "./tui-actions.ts";
 import { StreamPacer } from "./stream-pacer.ts";
+import { Ticker } from "./ticker.ts";
 import { vimLabel } from "./vim-mode.ts";
 import { followTerminalTheme } from "./theme-command.ts";
 import { initialVimState } from "./vim-keys.ts";
@@ -65,9 +66,9 @@ export class TuiApp {
   /** Paces transcript redraws while text streams faster than anyone reads (issue 24); `transcriptDue` forces one. */
   private readonly pacer: StreamPacer;
   private transcriptDue = true;
-  private spinnerTimer: TimerHandle | null = null;
-  private k8sAgeTimer: TimerHandle | null = null;
   private spinnerFrame = 0;
+  private readonly spinner: Ticker;
+  private readonly k8sAge: Ticker;
   private files: string[] | null = null;
   private unsubscribe: () => void;
   private destroyed = false;
@@ -83,6 +84,8 @@ export class TuiApp {
     private readonly opts: TuiAppOptions,
   ) {
     this.state = initialViewState(opts);
+    this.spinner = new Ticker(renderer.clock, 100, () => this.redrawStatus(1));
+    this.k8sAge = new Ticker(renderer.clock, 1000, () => this.redrawStatus());
     this.pacer = new StreamPacer(1000 / renderer.targetFps);
     this.history = new PromptHistory(opts.historyFile);
     this.commands = [...BUILTIN_COMMANDS, ...(opts.extraCommands ?? [])];
@@ -102,14 +105,11 @@ export class TuiApp {
     this.statusLine = layout.statusLine;
     this.restyleLayout = layout.restyle;
     if (opts.vim) this.input.vim = initialVimState("insert");
-    this.picker = new Picker(renderer, () => {
-      this.prompt.focus();
-      this.syncNow();
-    });
+    this.picker = new Picker(renderer, () => this.refocus());
     renderer.root.add(this.root);
     renderer.root.add(this.picker.box);
     this.rewindMenu = opts.checkpoints
-      ? new RewindMenu(renderer, opts.checkpoints, (op) => this.submit(op), () => this.closeRewindMenu(), (text, level) => this.dispatch({ type: "ui.notice", level, text }), opts.cwd)
+      ? new RewindMenu(renderer, opts.checkpoints, (op) => this.submit(op), () => this.refocus(), (text, level) => this.dispatch({ type: "ui.notice", level, text }), opts.cwd)
       : null;
     if (this.rewindMenu) renderer.root.add(this.rewindMenu.box);
     this.promptRestore = new PromptRestore(
@@ -226,8 +226,8 @@ export class TuiApp {
     this.destroyed = true;
     this.unsubscribe();
     if (this.syncTimer !== null) this.renderer.clock.clearTimeout(this.syncTimer);
-    if (this.spinnerTimer !== null) this.renderer.clock.clearInterval(this.spinnerTimer);
-    if (this.k8sAgeTimer !== null) this.renderer.clock.clearInterval(this.k8sAgeTimer);
+    this.spinner.dispose();
+    this.k8sAge.dispose();
     this.renderer.keyInput.off("keypress", this.onKey);
     this.renderer.off("selection", this.onSelection);
     this.renderer.off("resize", this.onResize);
@@ -308,27 +308,16 @@ export class TuiApp {
 
   private syncSpinner(): void {
     const running = this.state.status.running;
-    if (running && this.spinnerTimer === null) {
-      this.spinnerTimer = this.renderer.clock.setInterval(() => {
-        this.spinnerFrame++;
-        this.syncStatus();
-        this.renderer.requestRender();
-      }, 100);
-    } else if (!running && this.spinnerTimer !== null) {
-      this.renderer.clock.clearInterval(this.spinnerTimer);
-      this.spinnerTimer = null;
-    }
+    this.spinner.set(running);
     // The Kubernetes watch's "last check Ns ago" (issue 23): a slow tick while a watch is on and nothing else redraws.
-    const ageTick = this.state.status.k8s !== undefined && !running;
-    if (ageTick && this.k8sAgeTimer === null) {
-      this.k8sAgeTimer = this.renderer.clock.setInterval(() => {
-        this.syncStatus();
-        this.renderer.requestRender();
-      }, 1000);
-    } else if (!ageTick && this.k8sAgeTimer !== null) {
-      this.renderer.clock.clearInterval(this.k8sAgeTimer);
-      this.k8sAgeTimer = null;
-    }
+    this.k8sAge.set(this.state.status.k8s !== undefined && !running);
+  }
+
+  /** `frames`: spinner frames to advance first. */
+  private redrawStatus(frames = 0): void {
+    this.spinnerFrame += frames;
+    this.syncStatus();
+    this.renderer.requestRender();
   }
 
   private syncStatus(): void {
@@ -383,7 +372,8 @@ export class TuiApp {
     this.prompt.gotoBufferEnd();
   }
 
-  private closeRewindMenu(): void {
+  /** A picker or the rewind menu closed: the prompt takes the keys again. */
+  private refocus(): void {
     this.prompt.focus();
     this.syncNow();
   }
