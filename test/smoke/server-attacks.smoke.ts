@@ -325,7 +325,7 @@ describe("chatcli serve under attack (compiled binary)", () => {
     const homeSession = (inHome.result!.session as { sessionId: string }).sessionId;
     const mark = c.messages.length;
     symlinkSync(s.tokenFile, join(b.home, "innocent.txt")); // a link planted in the project
-    fake.enqueue({ toolCalls: [{ name: "read", arguments: { path: s.tokenFile } }, { name: "read", arguments: { path: "innocent.txt" } }], chunks: [] }, { text: "done" });
+    fake.enqueue({ toolCalls: [{ name: "read", arguments: { path: s.tokenFile } }, { name: "read", arguments: { path: "innocent.txt" } }, { name: "search", arguments: { pattern: "operator-supplied", path: "." } }, { name: "glob", arguments: { pattern: "**/*.token" } }], chunks: [] }, { text: "done" });
     await c.request("session/prompt", { sessionId: homeSession, text: "read the token" });
     for (;;) {
       const m = await c.waitFor((x) => c.messages.indexOf(x) >= mark && x.params?.sessionId === homeSession && (x.params.event.type === "turn.completed" || (x.params.event.type === "approval.requested" && !c.messages.some((y) => y.id === `r-${x.params!.event.requestId as string}`))), 60_000);
@@ -336,7 +336,7 @@ describe("chatcli serve under attack (compiled binary)", () => {
       await c.waitFor((x) => x.id === `r-${requestId}`);
     }
     const reads = c.messages.slice(mark).filter((m) => m.params?.sessionId === homeSession && m.params.event.type === "tool.completed").map((m) => m.params!.event);
-    expect(reads.length).toBe(2);
+    expect(reads.map((r) => `${r.name} ${r.isError === true}`)).toEqual(["read true", "read true", "search false", "glob false"]);
     expect(JSON.stringify(reads)).not.toContain(supplied);
     expect(reads.slice(0, 2).map((r) => r.errorCode)).toEqual(["permission_denied", "permission_denied"]);
     c.close();
