@@ -35,6 +35,7 @@ export const enPermission = {
   "perm.readOnlyCommand": "read-only command",
   "perm.inSandbox": "runs in the sandbox",
   "perm.notReadOnly": "not a read-only command: {detail}",
+  "perm.chatcliSecret": "{tool} on {what} is refused: it holds chatcli's own secrets (server tokens, sign-ins)",
   "perm.protectedFile": "{tool} on {what} always needs approval",
   "perm.planFile": "plan mode is on: {tool} is not allowed until the plan is approved",
   "perm.safetyFile": "{tool} on a {what} always needs approval",

@@ -37,6 +37,7 @@ export const ptBRPermission: Record<keyof typeof enPermission, string> = {
   "perm.readOnlyCommand": "comando só de leitura",
   "perm.inSandbox": "roda no sandbox",
   "perm.notReadOnly": "não é um comando só de leitura: {detail}",
+  "perm.chatcliSecret": "{tool} em {what} foi recusado: contém segredos do próprio chatcli (tokens do servidor, logins)",
   "perm.protectedFile": "{tool} em {what} sempre precisa de aprovação",
   "perm.planFile": "o modo plan está ativo: {tool} não é permitido até o plano ser aprovado",
   "perm.safetyFile": "{tool} em {what} sempre precisa de aprovação",

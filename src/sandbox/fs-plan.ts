@@ -85,6 +85,8 @@ export function fsPlan(spec: SandboxSpec): FsPlan {
     ...CREDENTIAL_STORES.map((c) => ({ path: join(home, c.path), kind: c.kind })),
     // The copilot OAuth token (llm/providers/copilot-auth.ts keeps it under <home>/auth/).
     { path: join(chatcliHome, "auth"), kind: "dir" },
+    // The tokens of running `chatcli serve` instances: a command the agent runs must not drive the server.
+    { path: join(chatcliHome, "server"), kind: "dir" },
     ...DAEMON_SOCKETS.map((p) => ({ path: real(p), kind: "file" as const })),
   ];
   return { writable, readable, protected: uniqueBy(prot), masks: uniqueBy(masks) };

@@ -141,6 +141,18 @@ export function originAllowed(origin: string | null, allowlist: readonly string[
 }
 
 /**
+ * The browser guard: the Origin allowlist, and for requests without an Origin the Fetch Metadata a browser adds
+ * (`Sec-Fetch-Site`): `cross-site`/`same-site` is a page of another site (an `<img>`, a navigation, a form) even when
+ * no Origin was sent; refused unless an allowlisted Origin came with it. Clients that are not browsers send neither.
+ */
+export function browserAllowed(headers: Headers, allowlist: readonly string[]): boolean {
+  const origin = headers.get("origin");
+  if (origin !== null) return originAllowed(origin, allowlist);
+  const site = headers.get("sec-fetch-site");
+  return site === null || site === "none" || site === "same-origin";
+}
+
+/**
  * The DNS-rebinding guard: on a loopback bind the Host header must name the bound address or a loopback name
  * (any port: port forwards change it). On a non-loopback bind (`--allow-remote`) the names a remote client uses
  * cannot be known here, so the token alone guards it.

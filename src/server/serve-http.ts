@@ -8,7 +8,7 @@
  * lines carry the client id, method, outcome and duration — never params, tokens or headers.
  */
 import type { Server, ServerWebSocket } from "bun";
-import { hostAllowed, isAuthorized, originAllowed, tokenOf } from "./auth.ts";
+import { browserAllowed, hostAllowed, isAuthorized, tokenOf } from "./auth.ts";
 import { HttpClient, openEventStream, type EventStream } from "./http-clients.ts";
 import type { ServerMetrics } from "./metrics.ts";
 import { OutboundQueue } from "./outbound-queue.ts";
@@ -163,11 +163,13 @@ export function serveHttp(o: HttpServeOptions): HttpServer {
     idleTimeout: 120,
     async fetch(req, srv) {
       const t0 = performance.now();
-      const url = new URL(req.url);
+      // The Host check comes before anything reads the URL (a Host Bun cannot parse must not become a 500).
+      if (!hostAllowed(req.headers.get("host"), o.hostname)) return deny(421, req.method, t0);
+      const url = URL.canParse(req.url) ? new URL(req.url) : undefined;
+      if (!url) return deny(421, req.method, t0);
       const what = `${req.method} ${url.pathname}`;
-      if (!hostAllowed(req.headers.get("host"), o.hostname)) return deny(421, what, t0);
       const origin = req.headers.get("origin");
-      if (!originAllowed(origin, o.allowedOrigins)) return deny(403, what, t0);
+      if (!browserAllowed(req.headers, o.allowedOrigins)) return deny(403, what, t0);
       const cors: Record<string, string> = origin ? { "access-control-allow-origin": origin, vary: "Origin" } : {};
       if (req.method === "OPTIONS" && origin) {
         return new Response(null, { status: 204, headers: { ...cors, "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "authorization, content-type, x-chatcli-client, last-event-id", "access-control-max-age": "600" } });

@@ -10,6 +10,7 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SessionLike } from "../protocol/session-like.ts";
 import type { FileAccess } from "../tool/file-access.ts";
+import { checkOp, checkRequestedMode, WirePolicyError } from "./wire-policy.ts";
 import { RPC_ERROR, type MethodParams, type SessionEventParams, type SessionInfo } from "./protocol.ts";
 
 /** Events kept per session for replay (a reattaching client further behind gets an error, not a silent gap). */
@@ -59,6 +60,8 @@ export interface SessionFactory {
   resolveId(ref: string): string | undefined;
   /** Saved sessions, newest first. */
   saved(): SessionInfo[];
+  /** The server itself was started with bypass: only then may a client ask for it (wire-policy.ts). */
+  allowBypass?: boolean;
 }
 
 /** A client as the host sees it: where its events go. */
@@ -125,6 +128,7 @@ export class SessionHost {
   }
 
   async create(client: HostClient, params: MethodParams<"session/new">, extras?: SessionExtras): Promise<Attached> {
+    wirePolicy(() => checkRequestedMode(params.permissionMode, this.factory.allowBypass === true));
     const built = await this.factory.create(params, extras);
     const s = this.host(built);
     s.clients.push(client);
@@ -156,6 +160,7 @@ export class SessionHost {
     const s = this.get(sessionId);
     if (!s.clients.includes(client)) throw new RpcFailure(RPC_ERROR.sessionNotFound, `not attached to session ${sessionId}`);
     if (s.clients[0] !== client) throw new RpcFailure(RPC_ERROR.notDriver, `another client drives session ${sessionId}`);
+    wirePolicy(() => checkOp(op, this.factory.allowBypass === true));
     const wasRunning = s.built.core.isRunning;
     s.built.core.submit(op);
     return { wasRunning };
@@ -283,5 +288,14 @@ export class SessionHost {
       messages: s.turns,
       clients: s.clients.length,
     };
+  }
+}
+
+function wirePolicy(check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (e instanceof WirePolicyError) throw new RpcFailure(e.code, e.message);
+    throw e;
   }
 }

@@ -37,6 +37,7 @@ import { matchExecPattern, matchPathPattern, parsePattern } from "./permission/r
 import { findSafetyImmune, findSafetyImmuneRough, immunePath } from "./permission/safety-immune.ts";
 import { findProtectedInExec, protectedPath, protectedWord, type ProtectedContext } from "./permission/protected.ts";
 import { realpathLenient } from "./workspace.ts";
+import { chatcliSecretPath } from "./permission/chatcli-secrets.ts";
 import { commandOf, insideProject, pathOf, suggestPatterns, toolKind } from "./permission/request-view.ts";
 import { msg, render, type Localized } from "../i18n/i18n.ts";
 
@@ -257,6 +258,8 @@ function decideFile(req: PermissionRequest, kind: "read" | "write", ctx: Ctx): P
   const matches = (r: PolicyRule) => fileRuleMatches(r, req.tool, path, ctx);
   const deny = longestRule(ctx.rules, "deny", matches);
   if (deny) return decision("deny", why("perm.deniedByRule", { rule: deny.pattern }), "rule", deny.pattern);
+  const secret = path ? chatcliSecretPath(path, ctx.chatcliHome) : undefined;
+  if (secret) return decision("deny", why("perm.chatcliSecret", { tool: req.tool, what: secret }), "protected");
   const prot = kind === "write" && path ? protectedPath(path, ctx) : undefined;
   if (prot && ctx.mode !== "plan") return decision("ask", why("perm.protectedFile", { tool: req.tool, what: prot }), "protected");
   if (ctx.mode === "bypass") return decision("allow", why("perm.bypass"), "mode");

@@ -167,7 +167,17 @@ export function createFactory(serverCwd: string, env: Record<string, string | un
       },
     };
   };
+  // Bypass from the wire only when the server itself runs with it (src/server/wire-policy.ts): its flag, or the
+  // user's own sources (a repository's settings and .env cannot set bypass, load-config.ts).
+  const allowBypass = defaults.permissionMode === "bypass" || (() => {
+    try {
+      return loadConfig({ cwd: serverCwd, env, flags: {} }).permissionMode === "bypass";
+    } catch {
+      return false;
+    }
+  })();
   return {
+    allowBypass,
     create: (p, extras) => build(p.cwd ?? serverCwd, { ...defaults, ...(p.provider ? { provider: p.provider } : {}), ...(p.model ? { model: p.model } : {}), ...(p.permissionMode ? { permissionMode: p.permissionMode } : {}) }, undefined, extras),
     resume: async (ref, extras) => {
       const found = store().resolve(ref);

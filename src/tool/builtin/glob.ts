@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineTool, errorOutput } from "../tool.ts";
 import { displayPath } from "./fs-util.ts";
 import { walk } from "./walk.ts";
+import { chatcliSecretDirs } from "../permission/chatcli-secrets.ts";
 
 export const GLOB_MAX_RESULTS = 1000;
 
@@ -39,7 +40,7 @@ export const globTool = defineTool({
     const wantsNodeModules = pattern.includes("node_modules");
     const found: { path: string; mtime: number }[] = [];
     let limited = false;
-    await walk(root, { ignoreBase: ctx.projectRoot, signal: ctx.signal }, async (e) => {
+    await walk(root, { ignoreBase: ctx.projectRoot, skipPaths: chatcliSecretDirs(ctx.env), signal: ctx.signal }, async (e) => {
       if (e.isDir) return e.name === "node_modules" && !wantsNodeModules ? "prune" : true;
       if (!glob.match(e.rel) && !(byName && glob.match(e.name))) return true;
       if (found.length >= GLOB_MAX_RESULTS * 10) {

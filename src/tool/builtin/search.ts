@@ -12,6 +12,8 @@ import { safeHead } from "../../util/text.ts";
 import { defineTool, errorOutput, type ToolContext, type ToolDefinition, type ToolOutput } from "../tool.ts";
 import { displayPath } from "./fs-util.ts";
 import { looksBinary, walk } from "./walk.ts";
+import { chatcliSecretDirs, inSecretDir } from "../permission/chatcli-secrets.ts";
+import { realpathLenient } from "../workspace.ts";
 
 export const SEARCH_DEFAULT_MAX_RESULTS = 200;
 const MAX_LINE_CHARS = 400;
@@ -62,6 +64,7 @@ async function searchWithRipgrep(rg: string, args: Args, root: string, ctx: Tool
   const onAbort = () => proc.kill();
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   const hits: Hit[] = [];
+  const secretDirs = chatcliSecretDirs(ctx.env);
   let limited = false;
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
@@ -70,6 +73,7 @@ async function searchWithRipgrep(rg: string, args: Args, root: string, ctx: Tool
     // `path:line:text` — split on the first `:<digits>:` after the path.
     const m = /^(.*?):(\d+):(.*)$/s.exec(line);
     if (!m) return true;
+    if (inSecretDir(realpathLenient(path.resolve(ctx.cwd, m[1] as string)), secretDirs)) return true; // rg walked into chatcli's secrets
     if (hits.length >= max) {
       limited = true;
       return false;
@@ -154,7 +158,7 @@ async function searchBuiltin(args: Args, root: string, ctx: ToolContext, max: nu
   if (st.isFile()) {
     await searchFile(root);
   } else {
-    await walk(root, { ignoreBase: ctx.projectRoot, skipDirs: ["node_modules"], signal: ctx.signal }, async (e) => {
+    await walk(root, { ignoreBase: ctx.projectRoot, skipPaths: chatcliSecretDirs(ctx.env), skipDirs: ["node_modules"], signal: ctx.signal }, async (e) => {
       if (e.isDir) return e.name === "node_modules" ? "prune" : true;
       if (!globMatches(e.rel, e.name)) return true;
       // A symlinked file is read only when its target is inside the allowed roots (rg does not follow links either).

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { defineTool, errorOutput } from "../tool.ts";
 import { displayPath } from "./fs-util.ts";
 import { walk } from "./walk.ts";
+import { chatcliSecretDirs } from "../permission/chatcli-secrets.ts";
 
 export const TREE_DEFAULT_DEPTH = 3;
 export const TREE_MAX_ENTRIES = 2000;
@@ -43,7 +44,7 @@ export const treeTool = defineTool({
     let files = 0;
     let dirs = 0;
     let limited = false;
-    await walk(root, { ignoreBase: ctx.projectRoot, maxDepth: depth, skipDirs: NOT_EXPANDED, signal: ctx.signal }, (e) => {
+    await walk(root, { ignoreBase: ctx.projectRoot, skipPaths: chatcliSecretDirs(ctx.env), maxDepth: depth, skipDirs: NOT_EXPANDED, signal: ctx.signal }, (e) => {
       if (files + dirs >= TREE_MAX_ENTRIES) {
         limited = true;
         return false;

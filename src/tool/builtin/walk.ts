@@ -30,6 +30,8 @@ export interface WalkOptions {
   skipDirs?: readonly string[];
   respectGitignore?: boolean;
   signal?: AbortSignal;
+  /** Absolute directories never listed nor entered (chatcli's secret dirs: tool/permission/chatcli-secrets.ts). */
+  skipPaths?: readonly string[];
 }
 
 const toPosix = (p: string) => p.split(path.sep).join("/");
@@ -108,6 +110,7 @@ export async function walk(root: string, opts: WalkOptions, visit: (e: WalkEntry
         if (stack.isIgnored(fromBase, isDir)) continue;
       }
       const abs = path.join(dir, d.name);
+      if (isDir && opts.skipPaths?.includes(abs)) continue;
       const entry: WalkEntry = { abs, rel: childRel, name: d.name, isDir, isSymlink: d.isSymbolicLink(), depth };
       const r = await visit(entry);
       if (r === false) {

@@ -27,7 +27,8 @@ export function commandOf(req: PermissionRequest): string | undefined {
 
 /** The absolute path a file request names (its `path`, or the first of the usual path arguments). */
 export function pathOf(req: PermissionRequest, projectRoot: string): string | undefined {
-  if (req.path) return resolve(req.path);
+  // Relative to the session's project, never the process's cwd (a served session's project is not the server's cwd).
+  if (req.path) return isAbsolute(req.path) ? resolve(req.path) : resolve(projectRoot, req.path);
   for (const key of ["path", "file", "file_path", "dir"]) {
     const v = req.args[key];
     if (typeof v === "string" && v !== "") return isAbsolute(v) ? resolve(v) : resolve(projectRoot, v);
