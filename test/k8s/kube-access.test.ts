@@ -128,7 +128,7 @@ describe.skipIf(!hasOpenssl())("RBAC denial and the watch stream", () => {
   test("the fake's watch: ADDED per object, a BOOKMARK, a pushed MODIFIED, then the server drops it", async () => {
     const a = await loadKubeAccess({ env: {}, home: dir, kubeconfig: kube.writeKubeconfig(dir, { namespace: "shop" }) });
     const res = await fetch(`${a.server}/api/v1/namespaces/shop/pods?watch=1&allowWatchBookmarks=true&labelSelector=app%3Dapi`, { headers: await a.headers(), tls: a.tls });
-    setTimeout(() => kube.push("pods", "MODIFIED", { metadata: { name: "api-healthy", namespace: "shop" } }), 10);
+    setTimeout(() => kube.push("pods", "MODIFIED", { metadata: { name: "api-healthy", namespace: "shop", labels: { app: "api" } } }), 10);
     const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string });
     expect(lines.slice(0, 8).every((e) => e.type === "ADDED")).toBe(true);
     expect(lines[8]?.type).toBe("BOOKMARK");
