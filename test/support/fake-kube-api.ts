@@ -70,6 +70,8 @@ export interface FakeKube {
   dropWatches(): void;
   /** Compacts the history: watches from any earlier resourceVersion get 410 Gone (as an ERROR event, or HTTP 410). */
   expire(as?: "event" | "http"): void;
+  /** The token the server accepts from now on (the old one is then "expired": 401). */
+  setToken(token: string): void;
   /** Open watch streams (for tests waiting on a re-watch). */
   openWatches(): number;
   /** Writes a kubeconfig for this server; `ca` overrides the CA (a wrong one must fail), `user` the user entry. */
@@ -105,6 +107,7 @@ export function startFakeKube(o: FakeKubeOptions): FakeKube {
   let rv = 1000;
   let compacted = 0;
   let goneAs: "event" | "http" = "event";
+  let token = o.token;
 
   const inScope = (obj: KubeObject, ns: string | undefined, selector: string | undefined): boolean => {
     if (ns && obj.metadata.namespace !== ns) return false;
@@ -168,7 +171,7 @@ export function startFakeKube(o: FakeKubeOptions): FakeKube {
       const query = Object.fromEntries(url.searchParams);
       requests.push({ method: req.method, path: url.pathname, query, authorization: req.headers.get("authorization") });
       // With mutual TLS the handshake already refused a connection without a certificate signed by the CA.
-      if (!o.clientCertAuth && req.headers.get("authorization") !== `Bearer ${o.token}`) return status(401, "Unauthorized", "Unauthorized");
+      if (!o.clientCertAuth && req.headers.get("authorization") !== `Bearer ${token}`) return status(401, "Unauthorized", "Unauthorized");
       if (req.method !== "GET") return status(405, "MethodNotAllowed", "the fake API server is read-only");
       const m = ROUTE.exec(url.pathname);
       if (!m) return status(404, "NotFound", `the server could not find the requested resource (${url.pathname})`);
@@ -229,6 +232,9 @@ export function startFakeKube(o: FakeKubeOptions): FakeKube {
       compacted = rv;
       goneAs = as;
       for (const w of [...watchers]) w.close();
+    },
+    setToken(t) {
+      token = t;
     },
     openWatches: () => watchers.size,
     writeKubeconfig(dir, k = {}) {

@@ -1,7 +1,7 @@
 /**
  * `chatcli watch …`: the Kubernetes watcher from the shell (issue 23). Loaded with `await import()` by main.ts only
  * for this subcommand; src/k8s loads @kubernetes/client-node lazily in turn. `--once`: one snapshot (text or JSON),
- * exit 0 no critical finding, 1 a critical finding, 3 unreadable. Without it: the polling loop (src/k8s/watch-loop.ts)
+ * exit 0 no critical finding, 1 a critical finding, 3 unreadable. Without it: the informer watch (src/k8s/watch-cluster.ts; polling where watch is refused)
  * prints what appears and resolves (JSON: one update per line) until SIGINT, exit 130. 2 = usage.
  */
 import { homedir } from "node:os";
@@ -11,7 +11,8 @@ import { KubeClient, KubeError } from "../../k8s/kube-client.ts";
 import { takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
 import { watchExitCode, watchReport, type WatchReport } from "../../k8s/watch-once.ts";
 import { reportText } from "../../k8s/report-text.ts";
-import { runWatchLoop, type WatchUpdate } from "../../k8s/watch-loop.ts";
+import type { WatchUpdate } from "../../k8s/watch-loop.ts";
+import { watchCluster } from "../../k8s/watch-cluster.ts";
 
 interface Out {
   write(s: string): unknown;
@@ -135,13 +136,8 @@ async function loop(client: KubeClient, scope: WatchScope, args: WatchArgs, wher
   const stop = () => ac.abort();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  const sleep = (ms: number, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-    });
   try {
-    await runWatchLoop({ snapshot: (at) => takeSnapshot(client, scope, at), sleep, now }, args.intervalMs, ac.signal, (u) => printUpdate(u, where, args.format === "json", out, err));
+    await watchCluster(client, scope, { intervalMs: args.intervalMs, now }, ac.signal, (u) => printUpdate(u, where, args.format === "json", out, err));
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
