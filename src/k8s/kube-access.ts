@@ -82,7 +82,8 @@ export async function loadKubeAccess(o: KubeAccessOptions): Promise<KubeAccess> 
     tls,
     async headers() {
       const opts = await credentials();
-      return Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, String(v)]));
+      // A kubeconfig `token-file` is read verbatim (its trailing newline included), as kubectl would not send it.
+      return Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, String(v).trim()]));
     },
   };
 }

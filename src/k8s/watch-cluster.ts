@@ -55,7 +55,7 @@ export async function watchCluster(client: KubeClient, scope: WatchScope, o: Wat
     } catch (err) {
       failures++;
       const wait = Math.min(o.intervalMs * 2 ** failures, MAX_BACKOFF_MS);
-      if (failures === 1) onUpdate({ type: "unreadable", kind: err instanceof KubeError ? err.kind : "error", message: (err as Error)?.message ?? String(err), retryInMs: wait });
+      if (failures === 1) onUpdate({ type: "unreadable", kind: err instanceof KubeError ? err.kind : "error", message: (err as Error)?.message ?? String(err), retryInMs: wait, resource: "deployments" });
       await sleep(wait, signal);
     }
   }
@@ -75,7 +75,7 @@ export async function watchCluster(client: KubeClient, scope: WatchScope, o: Wat
       if (!unreadable) {
         unreadable = true;
         const first = (failing.find((i) => i.spec.name === "pods") ?? failing[0]) as Informer;
-        onUpdate({ type: "unreadable", kind: first.fault?.kind ?? "error", message: first.fault?.message ?? "", retryInMs: first.retryInMs });
+        onUpdate({ type: "unreadable", kind: first.fault?.kind ?? "error", message: first.fault?.message ?? "", retryInMs: first.retryInMs, resource: first.spec.name });
       }
       return;
     }
