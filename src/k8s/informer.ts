@@ -96,6 +96,8 @@ export class Informer {
   }
 
   private async watch(signal: AbortSignal): Promise<WatchEnd> {
+    // The stop may have come during the list: a listener added to an aborted signal never fires.
+    if (signal.aborted) return "stopped";
     const ac = new AbortController();
     const stop = () => ac.abort();
     signal.addEventListener("abort", stop, { once: true });
@@ -118,7 +120,7 @@ export class Informer {
       if (!res.body) return this.refuse();
       let lines = 0;
       try {
-        for await (const line of ndjsonLines(res.body)) {
+        for await (const line of ndjsonLines(res.body, ac.signal)) {
           lines++;
           let ev: WatchEvent | undefined;
           try {

@@ -17,8 +17,9 @@ const BASE: Record<ResourceName, { group: string; selector: boolean; cluster?: t
   pods: { group: "/api/v1", selector: true },
   // Events carry no labels: they are narrowed to the pods in scope afterwards.
   events: { group: "/api/v1", selector: false },
-  // The Deployment's own labels need not match its pod selector: filtered by name afterwards.
-  deployments: { group: "/apis/apps/v1", selector: false },
+  // With --selector, the Deployments carrying those labels; with --deployment, filtered by name afterwards (its own
+  // labels need not match its pods' selector).
+  deployments: { group: "/apis/apps/v1", selector: true },
   replicasets: { group: "/apis/apps/v1", selector: true },
   jobs: { group: "/apis/batch/v1", selector: true },
   cronjobs: { group: "/apis/batch/v1", selector: true },
@@ -29,7 +30,8 @@ export function resourceSpecs(scope: WatchScope, selector: string | undefined): 
   const ns = encodeURIComponent(scope.namespace);
   return RESOURCE_NAMES.map((name): ResourceSpec => {
     const b = BASE[name];
-    const query: Record<string, string> = b.selector && selector ? { labelSelector: selector } : {};
+    const narrow = b.selector && selector && !(name === "deployments" && scope.deployment);
+    const query: Record<string, string> = narrow ? { labelSelector: selector } : {};
     return {
       name,
       path: b.cluster ? `${b.group}/${name}` : `${b.group}/namespaces/${ns}/${name}`,

@@ -52,6 +52,8 @@ export interface FakeKubeOptions {
   dropWatchAfterMs?: number;
   /** metrics-server installed: /apis/metrics.k8s.io answers; otherwise it is a 404 as on a cluster without it. */
   metricsServer?: boolean;
+  /** Listen on this port (a server that "comes back" after an outage); default: any free one. */
+  port?: number;
   /** A server (or proxy) that ignores `watch=1` and answers the plain list. */
   watchUnsupported?: boolean;
 }
@@ -163,7 +165,7 @@ export function startFakeKube(o: FakeKubeOptions): FakeKube {
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
-    port: 0,
+    port: o.port ?? 0,
     idleTimeout: 0,
     tls: { cert: o.pki.certPem, key: o.pki.keyPem, ...(o.clientCertAuth ? { ca: o.pki.caPem, requestCert: true, rejectUnauthorized: true } : {}) },
     fetch(req) {
