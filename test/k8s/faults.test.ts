@@ -55,7 +55,7 @@ describe.skipIf(!pki)("faults, said once and clearly", () => {
       const r = await watchOnce(kube, { user: { token: "expired-token" } });
       expect(r.code).toBe(3);
       expect(r.lines).toHaveLength(1);
-      expect(r.stderr).toContain(`the credentials of context fake were rejected by ${kube.url} (401: expired or invalid). Log in again`);
+      expect(r.stderr).toContain(`the API server ${kube.url} rejected the credentials (401: expired or invalid) (context fake, namespace shop). Log in again`);
       const report = JSON.parse(r.stdout);
       expect(report.findings).toEqual([]);
       expect(report.faults[0]).toMatchObject({ kind: "unauthorized", status: 401 });
@@ -97,7 +97,7 @@ describe.skipIf(!pki)("faults, said once and clearly", () => {
       const r = await watchOnce(kube, { ca: (pki as KubePki).otherCaPem });
       expect(r.code).toBe(3);
       expect(r.lines).toHaveLength(1);
-      expect(r.stderr).toContain(`the API server ${kube.url} failed the TLS check against the kubeconfig's certificate authority (context fake)`);
+      expect(r.stderr).toContain(`the API server ${kube.url} failed the TLS check against the kubeconfig's certificate authority (context fake, namespace shop)`);
       expect(kube.requests).toEqual([]);
     });
   });
