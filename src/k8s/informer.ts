@@ -10,7 +10,7 @@ import type { KubeClient } from "./kube-client.ts";
 import { KubeError } from "./kube-client.ts";
 import { AnyObject, listOf, WatchEvent } from "./kube-schemas.ts";
 import { ndjsonLines } from "./ndjson.ts";
-import type { ResourceSpec } from "./resources.ts";
+import { MAY_BE_UNSERVED, type ResourceSpec } from "./resources.ts";
 import { faultOf, type KubeFault } from "./snapshot.ts";
 
 /** Longest wait between retries while a resource cannot be read. */
@@ -85,10 +85,19 @@ export class Informer {
   }
 
   private async list(): Promise<void> {
-    const list = await this.client.get(this.spec.path, listOf(AnyObject), this.spec.query);
+    let items: AnyObject[] = [];
+    try {
+      const list = await this.client.get(this.spec.path, listOf(AnyObject), this.spec.query);
+      items = list.items;
+      this.rv = list.metadata?.resourceVersion ?? "";
+    } catch (err) {
+      if (!(err instanceof KubeError && err.kind === "notFound" && MAY_BE_UNSERVED.has(this.spec.name))) throw err;
+      // Not served here (an API group the server lacks): empty, looked at again each interval.
+      this.polling = true;
+      this.rv = "";
+    }
     this.store.clear();
-    for (const item of list.items) this.store.set(keyOf(item), item);
-    this.rv = list.metadata?.resourceVersion ?? "";
+    for (const item of items) this.store.set(keyOf(item), item);
     this.synced = true;
     this.failures = 0;
     this.fault = undefined;

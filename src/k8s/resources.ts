@@ -7,6 +7,12 @@ import type { WatchScope } from "./snapshot.ts";
 export const RESOURCE_NAMES = ["pods", "events", "deployments", "replicasets", "jobs", "cronjobs", "nodes"] as const;
 export type ResourceName = (typeof RESOURCE_NAMES)[number];
 
+/**
+ * Group resources a server may not serve (404 on the collection = an API group it lacks): empty, not a fault. The
+ * core v1 ones (pods, events, nodes) are always served, so a 404 there means the URL is not a Kubernetes API server.
+ */
+export const MAY_BE_UNSERVED: ReadonlySet<ResourceName> = new Set(["deployments", "replicasets", "jobs", "cronjobs"]);
+
 export interface ResourceSpec {
   name: ResourceName;
   path: string;

@@ -12,7 +12,7 @@ import { AnyObject, CronJob, Deployment, Job, KubeEvent, KubeNode, listOf, Pod, 
 import { findingsOf, type Snapshot } from "./findings.ts";
 import type { Finding } from "./findings-types.ts";
 import { enrichFindings, type TailCache } from "./enrich.ts";
-import { RESOURCE_NAMES, resourceSpecs, type ResourceName } from "./resources.ts";
+import { MAY_BE_UNSERVED, RESOURCE_NAMES, resourceSpecs, type ResourceName } from "./resources.ts";
 
 export { LOG_TAIL_LINES } from "./enrich.ts";
 
@@ -105,7 +105,9 @@ export async function takeSnapshot(client: KubeClient, scope: WatchScope, now: n
       try {
         raw[spec.name] = (await client.get(spec.path, listOf(AnyObject), spec.query)).items;
       } catch (err) {
-        faults.push(faultOf(spec.name, err, scope.namespace));
+        // A collection the server does not serve (an API group it lacks) is empty, not a fault.
+        if (err instanceof KubeError && err.kind === "notFound" && MAY_BE_UNSERVED.has(spec.name)) raw[spec.name] = [];
+        else faults.push(faultOf(spec.name, err, scope.namespace));
       }
     }),
   );

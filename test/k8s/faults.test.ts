@@ -92,6 +92,15 @@ describe.skipIf(!pki)("faults, said once and clearly", () => {
     });
   });
 
+  test("a URL that is not a Kubernetes API server (pods 404): exit 3, not a clean report", async () => {
+    await withKube({ unserved: ["pods", "events", "nodes", "deployments", "replicasets", "jobs", "cronjobs"] }, async (kube) => {
+      const r = await watchOnce(kube, {});
+      expect(r.code).toBe(3);
+      expect(r.lines[0]).toContain("pods: not found in namespace shop (context fake)");
+      expect(r.lines.map((l) => l.split(":")[1]?.trim())).toEqual(["pods", "events", "nodes"]);
+    });
+  });
+
   test("wrong CA: exit 3, the TLS check named, nothing (no token) reaches the server", async () => {
     await withKube({}, async (kube) => {
       const r = await watchOnce(kube, { ca: (pki as KubePki).otherCaPem });

@@ -141,4 +141,11 @@ describe.skipIf(!pki)("each finding against the fake API server", () => {
     // Nodes narrowed to those the selected pods run on.
     expect(snap.findings.filter((f) => f.object.kind === "Node").map((f) => f.object.name)).toEqual(["node-a"]);
   });
+
+  test("a server that does not serve replicasets, jobs or cronjobs: no fault, the rest is reported", async () => {
+    const snap = await look({ ...all }, {}, { unserved: ["replicasets", "jobs", "cronjobs"] });
+    expect(snap.faults).toEqual([]);
+    expect(snap.findings.some((f) => f.kind === "CrashLoopBackOff")).toBe(true);
+    expect(snap.counts).toMatchObject({ replicasets: 0, jobs: 0, cronjobs: 0 });
+  });
 });

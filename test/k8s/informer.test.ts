@@ -181,4 +181,13 @@ describe.skipIf(!pki)("informer watch", () => {
       expect(kube.requests.filter((r) => r.path === path).every((r) => r.query.labelSelector === "app=web")).toBe(true);
     }
   });
+
+  test("resources the server does not serve (404) are not faults; they are looked at again each interval", async () => {
+    const { kube, updates, next } = await start({ unserved: ["jobs", "replicasets"] });
+    const first = await next(isFindings);
+    expect(first.current.some((f) => f.kind === "CrashLoopBackOff")).toBe(true);
+    await until(() => kube.requests.filter((r) => r.path === "/apis/batch/v1/namespaces/shop/jobs").length >= 2);
+    expect(kube.requests.filter((r) => r.path === "/apis/batch/v1/namespaces/shop/jobs" && isWatch(r))).toEqual([]);
+    expect(updates.filter((u) => u.type !== "findings")).toEqual([]);
+  });
 });

@@ -54,6 +54,8 @@ export interface FakeKubeOptions {
   metricsServer?: boolean;
   /** Listen on this port (a server that "comes back" after an outage); default: any free one. */
   port?: number;
+  /** Resources this server does not serve at all (404, as for an API group a cluster lacks). */
+  unserved?: string[];
   /** A server (or proxy) that ignores `watch=1` and answers the plain list. */
   watchUnsupported?: boolean;
 }
@@ -181,6 +183,7 @@ export function startFakeKube(o: FakeKubeOptions): FakeKube {
       const isMetrics = group === "metrics.k8s.io";
       if (isMetrics && !o.metricsServer) return status(404, "NotFound", "the server could not find the requested resource");
       const resource = isMetrics ? "podmetrics" : kind;
+      if (o.unserved?.includes(kind)) return status(404, "NotFound", "the server could not find the requested resource");
       const watching = query.watch === "1" || query.watch === "true";
       const forbidden = denied(kind, name ? "get" : watching ? "watch" : "list", ns, group);
       if (forbidden) return forbidden;
