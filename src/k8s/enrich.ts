@@ -44,13 +44,17 @@ async function addMemoryUsage(client: KubeClient, f: Finding, namespace: string)
   f.summary = `${f.summary.replace(/ \(limit [^)]*\)$/, "")} (limit ${f.evidence.memoryLimit ?? "none"}, using ${formatBytes(used.bytes)} now${limit ? `, ${f.evidence.memoryUsagePercentOfLimit}% of it` : ""})`;
 }
 
+/** At most this many evidence requests at once (a namespace with hundreds of crash loops must not flood the API server). */
+export const ENRICH_CONCURRENCY = 8;
+
 export async function enrichFindings(client: KubeClient, findings: readonly Finding[], namespace: string, cache?: TailCache): Promise<void> {
-  await Promise.all(
-    findings.map((f) => {
+  const work = findings.filter((f) => f.kind === "CrashLoopBackOff" || f.kind === "OOMKilled");
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let f = work[next++]; f; f = work[next++]) {
       const ns = f.object.namespace ?? namespace;
-      if (f.kind === "CrashLoopBackOff") return addLogTail(client, f, ns, cache);
-      if (f.kind === "OOMKilled") return addMemoryUsage(client, f, ns);
-      return undefined;
-    }),
-  );
+      await (f.kind === "CrashLoopBackOff" ? addLogTail(client, f, ns, cache) : addMemoryUsage(client, f, ns));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ENRICH_CONCURRENCY, work.length) }, worker));
 }
