@@ -135,6 +135,28 @@ describe.skipIf(!hasOpenssl())("chatcli watch --once with an RBAC denial (compil
   });
 });
 
+describe.skipIf(!hasOpenssl())("chatcli watch (continuous) with an RBAC denial (compiled binary)", () => {
+  test("the 403 on nodes is said once on stderr while the watcher keeps retrying it; SIGINT → 130", async () => {
+    const b = isolatedBinary();
+    const kube = startFakeKube({ pki: makeKubePki(), token: TOKEN, state: kubeFixtures(Date.now()), forbidden: ["nodes"] });
+    const proc = Bun.spawn([b.bin, "watch", "--interval", "1s", "--output-format", "json"], { cwd: b.dir, env: { ...b.env, KUBECONFIG: kube.writeKubeconfig(b.home, { namespace: "shop" }) }, stdout: "pipe", stderr: "pipe" });
+    try {
+      while (kube.requests.filter((q) => q.path === "/api/v1/nodes").length < 3) await Bun.sleep(50);
+      proc.kill("SIGINT");
+      expect(await proc.exited).toBe(130);
+      const stderr = await new Response(proc.stderr).text();
+      expect(stderr.trim().split("\n")).toEqual([expect.stringContaining("permission denied: cannot list nodes at cluster scope (context fake). Check with: kubectl auth can-i list nodes --context fake")]);
+      const first = JSON.parse((await new Response(proc.stdout).text()).split("\n")[0] ?? "") as { appeared: { kind: string }[] };
+      expect(first.appeared.some((f) => f.kind === "CrashLoopBackOff")).toBe(true);
+      expect(kube.requests.some((q) => q.path.includes("/secrets"))).toBe(false);
+    } finally {
+      proc.kill();
+      kube.stop();
+      b.cleanup();
+    }
+  }, 30_000);
+});
+
 describe.skipIf(!hasOpenssl())("chatcli watch --once, more variants (compiled binary)", () => {
   let b: BinaryEnv;
   beforeAll(() => {
