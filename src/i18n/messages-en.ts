@@ -11,6 +11,7 @@ import { enMcpRuntime } from "./messages-en-mcp-runtime.ts";
 import { enMcpCli } from "./messages-en-mcp-cli.ts";
 import { enK8s } from "./messages-en-k8s.ts";
 import { enK8sSession } from "./messages-en-k8s-session.ts";
+import { enK8sFaults } from "./messages-en-k8s-faults.ts";
 import { enMemory } from "./messages-en-memory.ts";
 import { enSubagents } from "./messages-en-subagents.ts";
 import { enAcp } from "./messages-en-acp.ts";
@@ -31,6 +32,7 @@ export const en = {
   ...enMcpCli,
   ...enK8s,
   ...enK8sSession,
+  ...enK8sFaults,
   ...enMemory,
   ...enSubagents,
   ...enServer,

@@ -12,6 +12,7 @@ import { ptBRMcpRuntime } from "./messages-pt-br-mcp-runtime.ts";
 import { ptBRMcpCli } from "./messages-pt-br-mcp-cli.ts";
 import { ptBRK8s } from "./messages-pt-br-k8s.ts";
 import { ptBRK8sSession } from "./messages-pt-br-k8s-session.ts";
+import { ptBRK8sFaults } from "./messages-pt-br-k8s-faults.ts";
 import { ptBRMemory } from "./messages-pt-br-memory.ts";
 import { ptBRSubagents } from "./messages-pt-br-subagents.ts";
 import { ptBRAcp } from "./messages-pt-br-acp.ts";
@@ -32,6 +33,7 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRMcpCli,
   ...ptBRK8s,
   ...ptBRK8sSession,
+  ...ptBRK8sFaults,
   ...ptBRMemory,
   ...ptBRSubagents,
   ...ptBRServer,

@@ -11,10 +11,11 @@ export type FindingKind =
   | "RolloutStuck"
   | "CronJobMissedSchedules"
   | "NodePressure"
-  | "NodeNotReady";
+  | "NodeNotReady"
+  | "JobFailed";
 
 export interface ObjectRef {
-  kind: "Pod" | "Deployment" | "CronJob" | "Node";
+  kind: "Pod" | "Deployment" | "CronJob" | "Node" | "Job";
   name: string;
   namespace?: string;
   container?: string;

@@ -1,6 +1,6 @@
 /** Deployment, CronJob and Node findings, pure over listed objects. */
 import { countRuns, parseCron } from "./cron-schedule.ts";
-import type { CronJob, Deployment, KubeNode } from "./kube-schemas.ts";
+import type { CronJob, Deployment, Job, KubeNode, ReplicaSet } from "./kube-schemas.ts";
 import type { Finding } from "./findings-types.ts";
 
 /** A CronJob is stale when at least this many scheduled runs passed without a schedule (the grace for a slow controller). */
@@ -8,7 +8,14 @@ export const MISSED_SCHEDULES_THRESHOLD = 2;
 /** Look back at most this far for missed runs (the controller itself gives up after 100). */
 const MISSED_LOOKBACK_MS = 7 * 24 * 3600_000;
 
-export function deploymentFindings(d: Deployment): Finding[] {
+/** The Deployment's newest ReplicaSet (highest revision): the one a stuck rollout is waiting on. */
+function newestReplicaSet(d: Deployment, replicasets: readonly ReplicaSet[]): ReplicaSet | undefined {
+  const owned = replicasets.filter((rs) => rs.metadata.ownerReferences?.some((o) => o.kind === "Deployment" && o.name === d.metadata.name));
+  const rev = (rs: ReplicaSet) => Number(rs.metadata.annotations?.["deployment.kubernetes.io/revision"] ?? 0);
+  return owned.sort((a, b) => rev(b) - rev(a))[0];
+}
+
+export function deploymentFindings(d: Deployment, replicasets: readonly ReplicaSet[] = []): Finding[] {
   const progressing = d.status?.conditions?.find((c) => c.type === "Progressing");
   if (progressing?.reason !== "ProgressDeadlineExceeded") return [];
   const ns = d.metadata.namespace;
@@ -20,6 +27,11 @@ export function deploymentFindings(d: Deployment): Finding[] {
     available: d.status?.availableReplicas ?? 0,
   };
   if (progressing.message) e.message = progressing.message;
+  const rs = newestReplicaSet(d, replicasets);
+  if (rs) {
+    e.newReplicaSet = rs.metadata.name;
+    e.newReplicaSetReady = `${rs.status?.readyReplicas ?? 0}/${rs.spec?.replicas ?? rs.status?.replicas ?? 0}`;
+  }
   return [{ kind: "RolloutStuck", severity: "critical", object: { kind: "Deployment", name: d.metadata.name, ...(ns ? { namespace: ns } : {}) }, summary: `rollout of deployment ${d.metadata.name} is stuck (${e.updated}/${e.desired} updated, ${e.ready} ready)`, evidence: e }];
 }
 
@@ -61,4 +73,18 @@ export function nodeFindings(n: KubeNode): Finding[] {
     }
   }
   return out;
+}
+
+/** A Job that gave up (Failed=True: BackoffLimitExceeded, DeadlineExceeded), naming the CronJob that made it. */
+export function jobFindings(j: Job): Finding[] {
+  const failed = j.status?.conditions?.find((c) => c.type === "Failed" && c.status === "True");
+  if (!failed) return [];
+  const ns = j.metadata.namespace;
+  const e: Finding["evidence"] = { failedPods: j.status?.failed ?? 0 };
+  if (failed.reason) e.reason = failed.reason;
+  if (failed.message) e.message = failed.message;
+  if (j.spec?.backoffLimit !== undefined) e.backoffLimit = j.spec.backoffLimit;
+  const owner = j.metadata.ownerReferences?.find((o) => o.kind === "CronJob")?.name;
+  if (owner) e.cronJob = owner;
+  return [{ kind: "JobFailed", severity: "warning", object: { kind: "Job", name: j.metadata.name, ...(ns ? { namespace: ns } : {}) }, summary: `job ${j.metadata.name} failed (${failed.reason ?? "Failed"})`, evidence: e }];
 }

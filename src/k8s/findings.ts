@@ -1,8 +1,8 @@
 /** All findings of one snapshot of the cluster, most severe first. Pure: the snapshot is fetched elsewhere. */
-import { cronJobFindings, deploymentFindings, nodeFindings } from "./findings-workloads.ts";
+import { cronJobFindings, deploymentFindings, jobFindings, nodeFindings } from "./findings-workloads.ts";
 import { podFindings } from "./findings-pods.ts";
 import { bySeverity, type Finding } from "./findings-types.ts";
-import type { CronJob, Deployment, KubeEvent, KubeNode, Pod } from "./kube-schemas.ts";
+import type { CronJob, Deployment, Job, KubeEvent, KubeNode, Pod, ReplicaSet } from "./kube-schemas.ts";
 
 export interface Snapshot {
   pods: Pod[];
@@ -10,12 +10,15 @@ export interface Snapshot {
   deployments: Deployment[];
   cronjobs: CronJob[];
   nodes: KubeNode[];
+  jobs?: Job[];
+  replicasets?: ReplicaSet[];
 }
 
 export function findingsOf(s: Snapshot, now: number): Finding[] {
   return [
     ...s.pods.flatMap((p) => podFindings(p, s.events, now)),
-    ...s.deployments.flatMap(deploymentFindings),
+    ...s.deployments.flatMap((d) => deploymentFindings(d, s.replicasets)),
+    ...(s.jobs ?? []).flatMap(jobFindings),
     ...s.cronjobs.flatMap((c) => cronJobFindings(c, now)),
     ...s.nodes.flatMap(nodeFindings),
   ].sort(bySeverity);

@@ -5,7 +5,9 @@
  * option: under Bun the client's own https.Agent path has been seen to ignore the kubeconfig's CA, and a token must
  * never go to a server whose certificate was not checked against it (test/k8s/kube-tls.test.ts).
  */
+import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { KubeConfig as KubeConfigType } from "@kubernetes/client-node";
 
 export interface KubeTls {
   ca?: string;
@@ -33,6 +35,28 @@ export interface KubeAccessOptions {
   /** `--kubeconfig`; else KUBECONFIG (a list), else ~/.kube/config. */
   kubeconfig?: string;
   context?: string;
+  /** The service account mount read in a pod when there is no kubeconfig (tests point it at a temp dir). */
+  serviceAccountDir?: string;
+}
+
+export const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/**
+ * In a pod (no kubeconfig, KUBERNETES_SERVICE_HOST set): the mounted service account — its CA, its token file
+ * (re-read as it rotates, by client-node's token-file provider) and its namespace — as kubectl does in-cluster.
+ */
+function loadInCluster(kc: KubeConfigType, o: KubeAccessOptions): void {
+  const dir = o.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
+  const host = o.env.KUBERNETES_SERVICE_HOST ?? "";
+  const server = `https://${host.includes(":") ? `[${host}]` : host}:${o.env.KUBERNETES_SERVICE_PORT ?? "443"}`;
+  const nsFile = join(dir, "namespace");
+  const namespace = existsSync(nsFile) ? readFileSync(nsFile, "utf8").trim() : undefined;
+  kc.loadFromOptions({
+    clusters: [{ name: "in-cluster", server, caFile: join(dir, "ca.crt"), skipTLSVerify: false }],
+    users: [{ name: "service-account", authProvider: { name: "tokenFile", config: { tokenFile: join(dir, "token") } } }],
+    contexts: [{ name: "in-cluster", cluster: "in-cluster", user: "service-account", ...(namespace ? { namespace } : {}) }],
+    currentContext: "in-cluster",
+  });
 }
 
 const text = (v: unknown): string | undefined => (typeof v === "string" ? v : Buffer.isBuffer(v) ? v.toString("utf8") : undefined);
@@ -41,7 +65,9 @@ export async function loadKubeAccess(o: KubeAccessOptions): Promise<KubeAccess> 
   const { KubeConfig } = await import("@kubernetes/client-node");
   const kc = new KubeConfig();
   const files = (o.kubeconfig ?? o.env.KUBECONFIG ?? join(o.home, ".kube", "config")).split(delimiter).filter(Boolean);
-  try {
+  const inCluster = !o.kubeconfig && !o.env.KUBECONFIG && !!o.env.KUBERNETES_SERVICE_HOST && !existsSync(files[0] ?? "");
+  if (inCluster) loadInCluster(kc, o);
+  else try {
     const [first, ...rest] = files;
     if (!first) throw new KubeConfigError("no kubeconfig");
     kc.loadFromFile(first);
@@ -82,7 +108,8 @@ export async function loadKubeAccess(o: KubeAccessOptions): Promise<KubeAccess> 
     tls,
     async headers() {
       const opts = await credentials();
-      return Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, String(v)]));
+      // A kubeconfig `token-file` is read verbatim (its trailing newline included), as kubectl would not send it.
+      return Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, String(v).trim()]));
     },
   };
 }

@@ -75,6 +75,11 @@ export class KubeClient {
     return parsed.data;
   }
 
+  /** Opens a watch stream (newline-delimited JSON events in the body, read by src/k8s/informer.ts); `signal` ends it. */
+  async watch(path: string, query: Record<string, string | undefined>, signal: AbortSignal): Promise<Response> {
+    return this.request(path, { ...query, watch: "1" }, signal);
+  }
+
   /** A container's log, bounded by tailLines (and limitBytes as a second guard). */
   async logs(namespace: string, pod: string, o: { container?: string; previous?: boolean; tailLines?: number; sinceSeconds?: number; limitBytes?: number }): Promise<string> {
     const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`;

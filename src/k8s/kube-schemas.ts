@@ -72,3 +72,30 @@ export const listOf = <T extends z.ZodType>(item: T) => z.looseObject({ items: z
 
 /** A Status object (the body of a 4xx/5xx answer). */
 export const KubeStatus = z.looseObject({ kind: z.literal("Status"), message: str, reason: str, code: z.number().optional() });
+
+const OwnerRef = z.looseObject({ kind: str, name: str });
+
+export const Job = z.looseObject({
+  metadata: Meta.extend({ ownerReferences: z.array(OwnerRef).optional() }),
+  spec: z.looseObject({ backoffLimit: z.number().optional() }).optional(),
+  status: z.looseObject({ failed: z.number().optional(), succeeded: z.number().optional(), active: z.number().optional(), conditions: z.array(Condition).optional() }).optional(),
+});
+export type Job = z.infer<typeof Job>;
+
+export const ReplicaSet = z.looseObject({
+  metadata: Meta.extend({ ownerReferences: z.array(OwnerRef).optional(), annotations: z.record(z.string(), z.string()).optional() }),
+  spec: z.looseObject({ replicas: z.number().optional() }).optional(),
+  status: z.looseObject({ replicas: z.number().optional(), readyReplicas: z.number().optional(), availableReplicas: z.number().optional() }).optional(),
+});
+export type ReplicaSet = z.infer<typeof ReplicaSet>;
+
+/** Any object, as the informer stores it: only the metadata is checked at the wire; each finding re-parses its kind. */
+export const AnyObject = z.looseObject({ metadata: Meta });
+export type AnyObject = z.infer<typeof AnyObject>;
+
+/** One line of a watch stream. `object` is a Status for ERROR, a bare metadata for BOOKMARK. */
+export const WatchEvent = z.object({ type: z.enum(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]), object: z.looseObject({ metadata: z.looseObject({ resourceVersion: str }).optional(), code: z.number().optional(), message: str, reason: str }) });
+export type WatchEvent = z.infer<typeof WatchEvent>;
+
+/** metrics.k8s.io PodMetrics: current usage per container (quantities such as "250Mi" or "262144Ki"). */
+export const PodMetrics = z.looseObject({ metadata: Meta, containers: z.array(z.looseObject({ name: z.string(), usage: z.record(z.string(), z.string()) })) });

@@ -12,7 +12,7 @@ export const MAX_BACKOFF_MS = 5 * 60_000;
 export type WatchUpdate =
   | { type: "findings"; checkedAt: number; appeared: Finding[]; resolved: Finding[]; current: Finding[] }
   | { type: "fault"; fault: KubeFault }
-  | { type: "unreadable"; kind: string; message: string; retryInMs: number }
+  | { type: "unreadable"; kind: string; message: string; retryInMs: number; /** The resource that failed first (watch-cluster.ts sets it). */ resource?: string }
   | { type: "recovered" };
 
 export interface WatchLoopDeps {

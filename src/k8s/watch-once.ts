@@ -26,7 +26,12 @@ export function watchReport(o: { context: string; server: string; scope: WatchSc
   };
 }
 
-/** 0 clean (warnings allowed), 1 when any finding is critical; faults alone are 0 with the faults listed (3 when nothing was readable is the caller's). */
+/**
+ * 1 when any finding is critical; else 3 when the pods in scope could not be read (a CI gate must not pass a check
+ * it could not make); else 0 (warnings allowed, and faults on other resources — a namespace-scoped user who may not
+ * list nodes — are listed, not fatal). 3 when nothing at all was readable is the caller's.
+ */
 export function watchExitCode(r: WatchReport): number {
-  return r.counts.critical > 0 ? 1 : 0;
+  if (r.counts.critical > 0) return 1;
+  return r.faults.some((f) => f.resource === "pods") ? 3 : 0;
 }

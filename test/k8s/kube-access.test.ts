@@ -66,6 +66,22 @@ describe.skipIf(!hasOpenssl())("kube access against the fake HTTPS API server", 
     expect(kube.requests.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
+  test("in a pod without a kubeconfig: the mounted service account (CA, token file, namespace)", async () => {
+    const sa = mkdtempSync(join(dir, "sa-"));
+    writeFileSync(join(sa, "ca.crt"), pki.caPem);
+    writeFileSync(join(sa, "token"), `${TOKEN}\n`);
+    writeFileSync(join(sa, "namespace"), "shop");
+    const port = new URL(kube.url).port;
+    const a = await loadKubeAccess({ env: { KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: port }, home: mkdtempSync(join(dir, "nohome-")), serviceAccountDir: sa });
+    expect(a).toMatchObject({ context: "in-cluster", server: kube.url, namespace: "shop" });
+    const c = new KubeClient(a);
+    expect((await c.get("/api/v1/namespaces/shop/pods", listOf(Pod))).items.length).toBe(8);
+    expect(kube.requests.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`);
+    // A kubeconfig, when there is one, still wins.
+    const file = kube.writeKubeconfig(mkdtempSync(join(dir, "kc-")), { context: "prod", namespace: "shop" });
+    expect((await loadKubeAccess({ env: { KUBECONFIG: file, KUBERNETES_SERVICE_HOST: "127.0.0.1" }, home: dir, serviceAccountDir: sa })).context).toBe("prod");
+  });
+
   test("a wrong token is 'unauthorized'", async () => {
     const c = await clientFor({ user: { token: "expired" } });
     const err = await c.get("/api/v1/nodes", listOf(Pod)).catch((e: unknown) => e);
@@ -128,7 +144,7 @@ describe.skipIf(!hasOpenssl())("RBAC denial and the watch stream", () => {
   test("the fake's watch: ADDED per object, a BOOKMARK, a pushed MODIFIED, then the server drops it", async () => {
     const a = await loadKubeAccess({ env: {}, home: dir, kubeconfig: kube.writeKubeconfig(dir, { namespace: "shop" }) });
     const res = await fetch(`${a.server}/api/v1/namespaces/shop/pods?watch=1&allowWatchBookmarks=true&labelSelector=app%3Dapi`, { headers: await a.headers(), tls: a.tls });
-    setTimeout(() => kube.push("pods", "MODIFIED", { metadata: { name: "api-healthy", namespace: "shop" } }), 10);
+    setTimeout(() => kube.push("pods", "MODIFIED", { metadata: { name: "api-healthy", namespace: "shop", labels: { app: "api" } } }), 10);
     const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string });
     expect(lines.slice(0, 8).every((e) => e.type === "ADDED")).toBe(true);
     expect(lines[8]?.type).toBe("BOOKMARK");

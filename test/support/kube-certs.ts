@@ -30,7 +30,15 @@ function makeCa(dir: string, name: string): void {
   openssl(dir, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.crt`, "-days", "2", "-subj", `/CN=${name}`, "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
 }
 
+let made: KubePki | undefined;
+
+/** One PKI per test process (key generation is slow on a loaded machine); nothing mutates it. */
 export function makeKubePki(): KubePki {
+  made ??= generate();
+  return made;
+}
+
+function generate(): KubePki {
   const dir = mkdtempSync(join(tmpdir(), "chatcli-kube-pki-"));
   try {
     makeCa(dir, "ca");

@@ -85,6 +85,16 @@ export function kubeFixtures(now = NOW): Partial<KubeState> {
       { kind: "Node", metadata: { name: "node-b" }, status: { conditions: [{ type: "Ready", status: "Unknown", reason: "NodeStatusUnknown", message: "Kubelet stopped posting node status.", lastTransitionTime: ago(900) }] } },
       { kind: "Node", metadata: { name: "node-c" }, status: { conditions: [{ type: "Ready", status: "True" }, { type: "DiskPressure", status: "True", reason: "KubeletHasDiskPressure" }, { type: "PIDPressure", status: "True", reason: "KubeletHasInsufficientPID" }] } },
     ],
+    replicasets: [
+      { kind: "ReplicaSet", metadata: { name: "api-7d9", namespace: NS, labels: { app: "api" }, annotations: { "deployment.kubernetes.io/revision": "2" }, ownerReferences: [{ kind: "Deployment", name: "api" }] }, spec: { replicas: 1 }, status: { replicas: 1, readyReplicas: 0 } },
+      { kind: "ReplicaSet", metadata: { name: "api-5c4", namespace: NS, labels: { app: "api" }, annotations: { "deployment.kubernetes.io/revision": "1" }, ownerReferences: [{ kind: "Deployment", name: "api" }] }, spec: { replicas: 2 }, status: { replicas: 2, readyReplicas: 1 } },
+    ],
+    jobs: [
+      { kind: "Job", metadata: { name: "report-29876", namespace: NS, labels: { app: "api" }, ownerReferences: [{ kind: "CronJob", name: "report" }] }, spec: { backoffLimit: 6 }, status: { failed: 7, conditions: [{ type: "Failed", status: "True", reason: "BackoffLimitExceeded", message: "Job has reached the specified backoff limit" }] } },
+      { kind: "Job", metadata: { name: "migrate", namespace: NS, labels: { app: "api" } }, status: { succeeded: 1, conditions: [{ type: "Complete", status: "True" }] } },
+    ],
+    // metrics-server's view (served only when the fake runs with metricsServer: true): usage in Ki, as it reports it.
+    podmetrics: [{ kind: "PodMetrics", metadata: { name: "api-oom", namespace: NS }, timestamp: ago(15), window: "30s", containers: [{ name: "app", usage: { cpu: "12m", memory: "250880Ki" } }] }],
     secrets: [{ kind: "Secret", metadata: { name: "db-password", namespace: NS }, data: { password: "aHVudGVyMg==" } }],
     logs: {
       [`${NS}/api-crash/app`]: {

@@ -1,17 +1,19 @@
 /**
  * `chatcli watch …`: the Kubernetes watcher from the shell (issue 23). Loaded with `await import()` by main.ts only
  * for this subcommand; src/k8s loads @kubernetes/client-node lazily in turn. `--once`: one snapshot (text or JSON),
- * exit 0 no critical finding, 1 a critical finding, 3 unreadable. Without it: the polling loop (src/k8s/watch-loop.ts)
+ * exit 0 no critical finding, 1 a critical finding, 3 unreadable. Without it: the informer watch (src/k8s/watch-cluster.ts; polling where watch is refused)
  * prints what appears and resolves (JSON: one update per line) until SIGINT, exit 130. 2 = usage.
  */
 import { homedir } from "node:os";
 import { detectLang, setLang, t } from "../../i18n/i18n.ts";
 import { KubeConfigError, loadKubeAccess } from "../../k8s/kube-access.ts";
 import { KubeClient, KubeError } from "../../k8s/kube-client.ts";
-import { takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
+import { faultOf, resourceOfPath, takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
+import { faultText, type FaultWhere } from "../../k8s/fault-text.ts";
 import { watchExitCode, watchReport, type WatchReport } from "../../k8s/watch-once.ts";
 import { reportText } from "../../k8s/report-text.ts";
-import { runWatchLoop, type WatchUpdate } from "../../k8s/watch-loop.ts";
+import type { WatchUpdate } from "../../k8s/watch-loop.ts";
+import { watchCluster } from "../../k8s/watch-cluster.ts";
 
 interface Out {
   write(s: string): unknown;
@@ -97,27 +99,33 @@ export async function watchCommand(argv: string[], out: Out, err: Out, env: Reco
     return 3;
   }
   const scope: WatchScope = { namespace: args.namespace ?? access.namespace, ...(args.deployment ? { deployment: args.deployment } : {}), ...(args.selector ? { selector: args.selector } : {}) };
-  const where = { context: access.context, namespace: scope.namespace };
+  const where: FaultWhere = { context: access.context, namespace: scope.namespace, server: access.server };
   if (!args.once) return loop(new KubeClient(access), scope, args, where, out, err, now);
+  const at = now();
   try {
-    const at = now();
     const snap = await takeSnapshot(new KubeClient(access), scope, at);
     const report = watchReport({ context: access.context, server: access.server, scope, now: at, findings: snap.findings, faults: snap.faults });
-    for (const f of snap.faults) err.write(`chatcli: ${t("watch.fault", { resource: f.resource, kind: f.kind, message: f.message, ...where })}\n`);
+    for (const f of snap.faults) err.write(`chatcli: ${faultText(f, where)}\n`);
     if (args.format === "json") out.write(`${JSON.stringify(report, null, 2)}\n`);
     else printText(report, out);
     return watchExitCode(report);
   } catch (e) {
     if (!(e instanceof KubeError)) throw e;
-    err.write(`chatcli: ${t("watch.unreadable", { message: `${e.kind}: ${e.message}`, ...where })}\n`);
+    // Nothing in scope could be read: said once, and (JSON) the report still says why, for CI.
+    const fault = faultOf(resourceOfPath(e.path), e, scope.namespace);
+    err.write(`chatcli: ${faultText(fault, where)}\n`);
+    if (args.format === "json") out.write(`${JSON.stringify(watchReport({ context: access.context, server: access.server, scope, now: at, findings: [], faults: [fault] }), null, 2)}\n`);
     return 3;
   }
 }
 
-function printUpdate(u: WatchUpdate, where: { context: string; namespace: string }, json: boolean, out: Out, err: Out): void {
-  if (u.type === "fault") err.write(`chatcli: ${t("watch.fault", { resource: u.fault.resource, kind: u.fault.kind, message: u.fault.message, ...where })}\n`);
-  if (u.type === "unreadable") err.write(`chatcli: ${t("watch.retrying", { message: `${u.kind}: ${u.message}`, seconds: String(Math.round(u.retryInMs / 1000)), ...where })}\n`);
-  if (u.type === "recovered") err.write(`chatcli: ${t("watch.recovered", where)}\n`);
+function printUpdate(u: WatchUpdate, where: FaultWhere, json: boolean, out: Out, err: Out): void {
+  if (u.type === "fault") err.write(`chatcli: ${faultText(u.fault, where)}\n`);
+  if (u.type === "unreadable") {
+    const text = faultText(faultOf(u.resource ?? "pods", new KubeError(u.kind === "error" ? "http" : (u.kind as KubeError["kind"]), u.message, ""), where.namespace), where);
+    err.write(`chatcli: ${t("k8s.fault.retrying", { text, seconds: String(Math.round(u.retryInMs / 1000)) })}\n`);
+  }
+  if (u.type === "recovered") err.write(`chatcli: ${t("k8s.fault.recovered", { ...where })}\n`);
   if (u.type !== "findings") return;
   if (json) {
     out.write(`${JSON.stringify({ type: "findings", checkedAt: new Date(u.checkedAt).toISOString(), appeared: u.appeared, resolved: u.resolved, current: u.current.length })}\n`);
@@ -130,18 +138,13 @@ function printUpdate(u: WatchUpdate, where: { context: string; namespace: string
   for (const f of u.resolved) out.write(`- ${t("watch.resolved")} ${f.kind} ${f.object.kind.toLowerCase()}/${f.object.name}\n`);
 }
 
-async function loop(client: KubeClient, scope: WatchScope, args: WatchArgs, where: { context: string; namespace: string }, out: Out, err: Out, now: () => number): Promise<number> {
+async function loop(client: KubeClient, scope: WatchScope, args: WatchArgs, where: FaultWhere, out: Out, err: Out, now: () => number): Promise<number> {
   const ac = new AbortController();
   const stop = () => ac.abort();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  const sleep = (ms: number, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-    });
   try {
-    await runWatchLoop({ snapshot: (at) => takeSnapshot(client, scope, at), sleep, now }, args.intervalMs, ac.signal, (u) => printUpdate(u, where, args.format === "json", out, err));
+    await watchCluster(client, scope, { intervalMs: args.intervalMs, now }, ac.signal, (u) => printUpdate(u, where, args.format === "json", out, err));
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
