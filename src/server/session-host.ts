@@ -6,11 +6,14 @@
  * takes over. The sessions themselves are built by a SessionFactory the cli layer injects (src/cli/commands/serve.ts).
  */
 import type { Op, PermissionMode } from "../protocol/events.ts";
+import type { CheckpointSummary, RestorePlan } from "../agent/checkpoints/schema.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SessionLike } from "../protocol/session-like.ts";
 import type { FileAccess } from "../tool/file-access.ts";
-import { RPC_ERROR, type MethodParams, type SessionEventParams, type SessionInfo } from "./protocol.ts";
+import { RPC_ERROR, type MethodParams, type MethodResult, type SessionEventParams, type SessionInfo } from "./protocol.ts";
+
+type ModelChoice = MethodResult<"models/list">["models"][number];
 
 /** Events kept per session for replay (a reattaching client further behind gets an error, not a silent gap). */
 export const REPLAY_LOG_LIMIT = 10_000;
@@ -42,6 +45,10 @@ export interface BuiltSession {
   title?: string;
   /** After shutdown: saves and frees everything (workspace, MCP servers, hooks). */
   dispose(): Promise<void>;
+  /** The session's checkpoints (`session/checkpoints`, the remote rewind menu); absent: none kept. */
+  checkpoints?: { list(): CheckpointSummary[]; plan(checkpointId: string): RestorePlan | string };
+  /** The model's context window (SessionInfo of a live session). */
+  contextWindow?(): number;
 }
 
 /** What a front adds to the sessions it builds (ACP: the editor's file access, the MCP servers it names). */
@@ -59,6 +66,8 @@ export interface SessionFactory {
   resolveId(ref: string): string | undefined;
   /** Saved sessions, newest first. */
   saved(): SessionInfo[];
+  /** Models a session in `cwd` (undefined: the server's directory) can switch to (`models/list`). */
+  models?(cwd?: string): Promise<ModelChoice[]>;
 }
 
 /** A client as the host sees it: where its events go. */
@@ -159,6 +168,27 @@ export class SessionHost {
     const wasRunning = s.built.core.isRunning;
     s.built.core.submit(op);
     return { wasRunning };
+  }
+
+  /** The checkpoints of a session `client` is attached to, each with its restore plan (read-only: observers may ask). */
+  checkpoints(client: HostClient, sessionId: string): MethodResult<"session/checkpoints"> {
+    const s = this.get(sessionId);
+    if (!s.clients.includes(client)) throw new RpcFailure(RPC_ERROR.sessionNotFound, `not attached to session ${sessionId}`);
+    const store = s.built.checkpoints;
+    if (!store) return { checkpoints: [], plans: {} };
+    const checkpoints = store.list();
+    const plans: MethodResult<"session/checkpoints">["plans"] = {};
+    for (const cp of checkpoints) {
+      const plan = cp.conversationOnly ? undefined : store.plan(cp.id);
+      if (plan !== undefined) plans[cp.id] = typeof plan === "string" ? { error: plan } : plan;
+    }
+    return { checkpoints, plans };
+  }
+
+  /** Models to switch to: for a live session's project when one is named, else the server's. */
+  async models(sessionId?: string): Promise<ModelChoice[]> {
+    const cwd = sessionId ? this.get(sessionId).built.cwd : undefined;
+    return (await this.factory.models?.(cwd)) ?? [];
   }
 
   /** Ends the session: interrupts its turn, waits for it to settle, saves and frees it. */
@@ -282,6 +312,8 @@ export class SessionHost {
       updatedAt: s.updatedAt,
       messages: s.turns,
       clients: s.clients.length,
+      ...(s.built.mode ? { permissionMode: s.built.mode() } : {}),
+      ...(s.built.contextWindow ? { contextWindow: s.built.contextWindow() } : {}),
     };
   }
 }

@@ -77,6 +77,7 @@ export class TuiApp {
   private readonly internals: TuiInternals;
   private readonly restyleLayout: () => void;
   private readonly unfollowTheme: () => void;
+  private readonly unfollowConnection: () => void;
 
   constructor(
     readonly renderer: CliRenderer,
@@ -133,7 +134,7 @@ export class TuiApp {
     });
     // A resumed transcript was just replayed with the meter of its time: today's model and history win.
     if (opts.contextWindow) this.dispatch({ type: "ui.set_context", tokens: opts.contextTokens ?? this.state.status.contextTokens, window: opts.contextWindow }, false);
-    applyLateOptions(this.internals, () => this.onPromptChanged());
+    this.unfollowConnection = applyLateOptions(this.internals, () => this.onPromptChanged());
     this.syncNow();
     // idle() resolves once the first frame is written; a renderer kept busy (an animation) still gets it after 1.5 s.
     if (opts.afterFirstFrame) void Promise.race([this.renderer.idle(), new Promise((r) => setTimeout(r, 1500))]).then(() => opts.afterFirstFrame?.());
@@ -232,6 +233,7 @@ export class TuiApp {
     this.renderer.off("selection", this.onSelection);
     this.renderer.off("resize", this.onResize);
     this.unfollowTheme();
+    this.unfollowConnection();
     this.committer?.dispose();
   }
 
