@@ -1,0 +1,128 @@
+// `chatcli connect` (issue 22) as a person uses it: the compiled binary runs `chatcli serve` against the fake
+// Ollama, and `chatcli connect` in tmux is the TUI over the server's WebSocket: the status line says where it is
+// connected, a prompt streams, an approval is answered in the remote TUI (the file is written on the server),
+// `connect --list` lists the session, the server is killed and restarted on the same port mid-session and the TUI
+// reconnects (the session resumed from its saved history) and goes on. Plus the clear failures: nothing listening,
+// a wrong token, a bad URL.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
+import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+
+let b: BinaryEnv;
+let fake: FakeOllama;
+
+beforeAll(() => {
+  b = isolatedBinary();
+  Bun.spawnSync(["git", "init", "-q"], { cwd: b.dir });
+  fake = startFakeOllama({
+    models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }],
+    replies: [
+      { toolCalls: [{ name: "write", arguments: { path: "remote.txt", content: "written through connect\n" } }] },
+      { text: "The file is written, streaming word by word.", chunkCount: 6, chunkDelayMs: 30 },
+      { text: "Second answer after the restart.", chunkCount: 3 },
+    ],
+    defaultReply: { text: "Nothing more." },
+  });
+});
+afterAll(() => {
+  fake.stop();
+  b.cleanup();
+});
+
+/** `chatcli serve` on `port` (0: any free one); resolves with its URL from the one "listening on" line. */
+async function startServer(port = 0): Promise<{ proc: Subprocess<"ignore", "pipe", "pipe">; url: string; port: number }> {
+  const proc = Bun.spawn([b.bin, "serve", "--port", String(port), "--model", "qwen3:8b"], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stderr.getReader();
+  let text = "";
+  const dec = new TextDecoder();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += dec.decode(value, { stream: true });
+    const m = /listening on (\S+)/.exec(text);
+    if (m) {
+      reader.releaseLock();
+      // Keep draining stderr so the server never blocks on a full pipe.
+      void new Response(proc.stderr).text().catch(() => undefined);
+      const url = m[1]!;
+      return { proc, url, port: Number(new URL(url).port) };
+    }
+  }
+  proc.kill();
+  throw new Error(`chatcli serve did not say where it listens:\n${text}`);
+}
+
+describe("chatcli connect", () => {
+  test("failures are clear: nothing listening (exit 1), a wrong token (exit 1), a bad URL (exit 2)", async () => {
+    const nobody = await run(b, ["connect", "http://127.0.0.1:1", "--list"]);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toContain("chatcli serve");
+    const bad = await run(b, ["connect", "ftp://x", "--list"]);
+    expect(bad.code).toBe(2);
+    const server = await startServer();
+    try {
+      const wrong = await run(b, ["connect", server.url, "--list", "--token", "not-the-token"]);
+      expect(wrong.code).toBe(1);
+      expect(wrong.stderr).toContain("401");
+      expect(wrong.stderr).not.toContain("not-the-token");
+      // The local token file is found without any flag.
+      const ok = await run(b, ["connect", server.url, "--list"]);
+      expect(ok.stderr).toBe("");
+      expect(ok.code).toBe(0);
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+    }
+  }, 60_000);
+
+  test.skipIf(!hasTmux())("the remote TUI: streaming, an approval, --list, and a reconnect after the server restarts", async () => {
+    let server = await startServer();
+    const where = `127.0.0.1:${server.port}`;
+    const tmux = new Tmux(join(b.dir, "tmux.sock"), paneCommand(b, `connect ${server.url}`), 110, 32);
+    try {
+      await tmux.waitFor((s) => s.includes(`connected to ${where}`), 15_000);
+      tmux.sendLiteral("please write remote.txt");
+      tmux.send("Enter");
+      const ask = await tmux.waitFor((s) => s.includes("[y]") && s.includes("remote.txt"), 15_000);
+      expect(ask).toContain("written through connect");
+      expect(existsSync(join(b.dir, "remote.txt"))).toBe(false);
+      await Bun.sleep(400); // the approval box ignores keys for 250 ms after it is drawn
+      tmux.send("y");
+      await tmux.waitFor((s) => s.includes("The file is written, streaming word by word."), 15_000);
+      expect(readFileSync(join(b.dir, "remote.txt"), "utf8")).toBe("written through connect\n");
+
+      const list = await run(b, ["connect", server.url, "--list"]);
+      expect(list.code).toBe(0);
+      const row = list.stdout.split("\n").find((l) => l.includes("please write remote.txt"));
+      expect(row).toBeDefined();
+      expect(row).toContain("live");
+      expect(row).toContain(b.dir);
+      const sessionId = row!.split(/\s+/)[0]!;
+
+      // The server dies mid-session; the TUI says so and keeps trying; a new server on the same port resumes it.
+      server.proc.kill("SIGKILL");
+      await server.proc.exited;
+      await tmux.waitFor((s) => s.includes("reconnecting…"), 15_000);
+      server = await startServer(Number(where.split(":")[1]));
+      const back = await tmux.waitFor((s) => s.includes(`connected to ${where}`) && s.includes("resumed"), 20_000);
+      expect(back).toContain("please write remote.txt");
+      tmux.sendLiteral("and again");
+      tmux.send("Enter");
+      await tmux.waitFor((s) => s.includes("Second answer after the restart."), 15_000);
+      const after = await run(b, ["connect", server.url, "--list"]);
+      expect(after.stdout.split("\n").find((l) => l.startsWith(sessionId))).toContain("live");
+      tmux.send("C-c");
+      await Bun.sleep(150);
+      tmux.send("C-c");
+      await Bun.sleep(300);
+    } finally {
+      tmux.kill();
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+    }
+  }, 120_000);
+});
