@@ -179,9 +179,10 @@ export class RemoteSession implements SessionLike {
     } catch (e) {
       // Not live any more (the server restarted) or the replay log no longer reaches back: load it afresh.
       if (!(e instanceof RpcError) || e.code !== RPC_ERROR.invalidParams) throw e;
-      const r = await client.request("session/load", { sessionId: this.id });
+      const r = this.attached(await client.request("session/load", { sessionId: this.id }), true);
+      // After the redrawn history (which starts the transcript afresh), so the notice stays on screen.
       this.emit({ type: "notice", level: "warn", text: r.history ? t("connect.resumedAfterRestart") : t("connect.eventsMissed") });
-      return this.attached(r, true);
+      return r;
     }
   }
 

@@ -262,8 +262,10 @@ export class SessionHost {
     const seq = s.seq;
     const driver = s.clients[0] === client;
     const pending = [...s.approvals.values()];
+    // From the start (afterSeq 0) of a session this server resumed: the saved history precedes its first event.
+    const history = afterSeq === 0 && s.built.history?.length ? [...s.built.history] : undefined;
     return {
-      result: { session: this.info(s), seq, driver, ...(pending.length ? { pending } : {}) },
+      result: { session: this.info(s), seq, driver, ...(pending.length ? { pending } : {}), ...(history ? { history } : {}) },
       afterResponse: () => {
         if (!s.attaching.delete(client)) return; // detached meanwhile
         const from = afterSeq ?? seq;

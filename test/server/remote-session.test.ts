@@ -167,9 +167,16 @@ describe("RemoteSession", () => {
     await waitUntil(() => remote.connection.state === "connected", "reconnected");
     const replaced = events.find((e) => e.type === "history.replaced") as Extract<AgentEvent, { type: "history.replaced" }>;
     expect(replaced.messages.map((m) => m.content)).toEqual(["one", "before"]);
+    expect(events[events.indexOf(replaced) + 1]).toMatchObject({ type: "notice", level: "warn" });
     await waitUntil(() => events.filter((e) => e.type === "session.started").length === 2, "resumed session.started");
     remote.submit({ type: "user_input", text: "two" });
     await waitUntil(() => events.filter((e) => e.type === "turn.completed").length === 2, "second turn");
     expect(provider.requests).toHaveLength(2);
+    // A client attaching later to the resumed session sees the saved history first, then everything since.
+    const late = await open(server, { sessionId: remote.sessionId });
+    await waitUntil(() => late.events.filter((e) => e.type === "turn.completed").length === 1, "late replay");
+    expect(late.events[0]).toMatchObject({ type: "history.replaced" });
+    expect((late.events[0] as Extract<AgentEvent, { type: "history.replaced" }>).messages.map((m) => m.content)).toEqual(["one", "before"]);
+    expect(types(late.events.slice(1).filter((e) => e.type !== "notice"))).toEqual(types(events.slice(events.indexOf(replaced) + 1).filter((e) => e.type !== "notice")));
   });
 });

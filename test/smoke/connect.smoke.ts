@@ -18,7 +18,10 @@ beforeAll(() => {
   b = isolatedBinary();
   Bun.spawnSync(["git", "init", "-q"], { cwd: b.dir });
   fake = startFakeOllama({
-    models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }],
+    models: [
+      { name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] },
+      { name: "coder:7b", contextLength: 16384, capabilities: ["completion", "tools"] },
+    ],
     replies: [
       { toolCalls: [{ name: "write", arguments: { path: "remote.txt", content: "written through connect\n" } }] },
       { text: "The file is written, streaming word by word.", chunkCount: 6, chunkDelayMs: 30 },
@@ -94,6 +97,24 @@ describe("chatcli connect", () => {
       tmux.send("y");
       await tmux.waitFor((s) => s.includes("The file is written, streaming word by word."), 15_000);
       expect(readFileSync(join(b.dir, "remote.txt"), "utf8")).toBe("written through connect\n");
+
+      // /model lists the server's models (models/list); /model NAME switches on the server.
+      tmux.sendLiteral("/model");
+      tmux.send("Enter");
+      await tmux.waitFor((s) => s.includes("OLLAMA:coder:7b") && s.includes("OLLAMA:qwen3:8b"), 15_000);
+      tmux.send("Escape");
+      await Bun.sleep(200);
+      tmux.sendLiteral("/model coder:7b");
+      tmux.send("Enter");
+      await tmux.waitFor((s) => (s.split("\n").findLast((l) => l.includes("connected to")) ?? "").includes("coder:7b"), 15_000);
+      // Esc Esc opens the rewind menu over the server's checkpoints (session/checkpoints).
+      tmux.send("Escape");
+      await Bun.sleep(120);
+      tmux.send("Escape");
+      const menu = await tmux.waitFor((s) => s.includes("Select a checkpoint"), 15_000);
+      expect(menu.split("\n").some((l) => l.includes("please write remote.txt") && l.includes("+1 file"))).toBe(true);
+      tmux.send("Escape");
+      await Bun.sleep(200);
 
       const list = await run(b, ["connect", server.url, "--list"]);
       expect(list.code).toBe(0);

@@ -97,11 +97,11 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The token to send, and where it came from (for the 401 message). Read again at every reconnect (a restarted server writes a new one). */
-export function resolveToken(args: Pick<ConnectArgs, "token">, url: ServerUrl, env: Record<string, string | undefined>): { token?: string; source: "flag" | "env" | "file" | "none"; file?: string } {
-  if (args.token) return { token: args.token, source: "flag" };
-  const fromEnv = env.CHATCLI_SERVER_TOKEN?.trim();
-  if (fromEnv) return { token: fromEnv, source: "env" };
+export function resolveToken(args: Pick<ConnectArgs, "token">, url: ServerUrl, env: Record<string, string | undefined>): { token?: string; source: "flag" | "env" | "file" | "none"; file: string } {
   const file = tokenFile(url.port, env);
+  if (args.token) return { token: args.token, source: "flag", file };
+  const fromEnv = env.CHATCLI_SERVER_TOKEN?.trim();
+  if (fromEnv) return { token: fromEnv, source: "env", file };
   if (!url.loopback) return { source: "none", file };
   try {
     const token = readFileSync(file, "utf8").trim();

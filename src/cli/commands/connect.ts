@@ -66,8 +66,8 @@ function probeMessage(p: Exclude<Awaited<ReturnType<typeof probeServer>>, { ok: 
       return t("connect.refused", { url: url.base, detail: p.detail });
     case "unauthorized": {
       const tok = resolveToken(args, url, env);
-      const from = tok.source === "flag" ? "--token" : tok.source === "env" ? "CHATCLI_SERVER_TOKEN" : tok.source === "file" ? tok.file! : t("connect.tokenNone");
-      return t("connect.unauthorized", { url: url.base, from, file: tok.file ?? "" });
+      const from = tok.source === "flag" ? "--token" : tok.source === "env" ? "CHATCLI_SERVER_TOKEN" : tok.source === "file" ? tok.file : t("connect.tokenNone");
+      return t("connect.unauthorized", { url: url.base, from, file: tok.file });
     }
     case "tls":
       return t("connect.tls", { url: url.base, detail: p.detail });
