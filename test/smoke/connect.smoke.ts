@@ -48,9 +48,10 @@ async function startServer(port = 0): Promise<{ proc: Subprocess<"ignore", "pipe
     text += dec.decode(value, { stream: true });
     const m = /listening on (\S+)/.exec(text);
     if (m) {
-      reader.releaseLock();
       // Keep draining stderr so the server never blocks on a full pipe.
-      void new Response(proc.stderr).text().catch(() => undefined);
+      void (async () => {
+        for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return;
+      })();
       const url = m[1]!;
       return { proc, url, port: Number(new URL(url).port) };
     }
