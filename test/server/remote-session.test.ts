@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { SessionHost, type BuiltSession, type SessionFactory } from "../../src/server/session-host.ts";
 import { METHODS } from "../../src/server/protocol.ts";
-import { opCall, RemoteSession, type ConnectionState } from "../../src/server/remote-session.ts";
+import { opCall, RemoteSession, VersionMismatch, type ConnectionState } from "../../src/server/remote-session.ts";
 import type { AgentEvent, Op } from "../../src/protocol/events.ts";
 import type { Message } from "../../src/protocol/message.ts";
 import { ScriptedProvider, deferred } from "../support/scripted-provider.ts";
@@ -81,6 +81,25 @@ describe("RemoteSession", () => {
       expect(parsed.success).toBe(true);
     }
     expect(opCall("s1", { type: "shutdown" })).toBeUndefined();
+  });
+
+  test("a server speaking another protocol version is refused at initialize (VersionMismatch)", async () => {
+    // A server of a future version: it answers initialize with -32003, as rpc-connection.ts does.
+    let toClient: (text: string) => void = () => undefined;
+    let closed = false;
+    const channel = {
+      send: (text: string) => {
+        const { id } = JSON.parse(text) as { id: number };
+        setTimeout(() => toClient(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32003, message: "protocol version 1 is not supported (this server speaks 2)" } })), 0);
+      },
+      onMessage: (l: (text: string) => void) => (toClient = l),
+      onClose: () => undefined,
+      close: () => (closed = true),
+    };
+    const err = await RemoteSession.open({ connect: async () => channel }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VersionMismatch);
+    expect((err as Error).message).toContain("speaks 2");
+    expect(closed).toBe(true);
   });
 
   test("a new session streams a turn to the subscriber in order; events before subscribe are kept for it", async () => {

@@ -5,11 +5,12 @@
 // reconnects (the session resumed from its saved history) and goes on. Plus the clear failures: nothing listening,
 // a wrong token, a bad URL.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { startFakeOllama, type FakeOllama } from "../support/fake-ollama.ts";
 import { hasTmux, isolatedBinary, paneCommand, run, Tmux, type BinaryEnv } from "../support/binary.ts";
+import { hasOpenssl, makeKubePki } from "../support/kube-certs.ts";
 
 let b: BinaryEnv;
 let fake: FakeOllama;
@@ -36,8 +37,8 @@ afterAll(() => {
 });
 
 /** `chatcli serve` on `port` (0: any free one); resolves with its URL from the one "listening on" line. */
-async function startServer(port = 0): Promise<{ proc: Subprocess<"ignore", "pipe", "pipe">; url: string; port: number }> {
-  const proc = Bun.spawn([b.bin, "serve", "--port", String(port), "--model", "qwen3:8b"], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+async function startServer(port = 0, extra: string[] = []): Promise<{ proc: Subprocess<"ignore", "pipe", "pipe">; url: string; port: number }> {
+  const proc = Bun.spawn([b.bin, "serve", "--port", String(port), "--model", "qwen3:8b", ...extra], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const reader = proc.stderr.getReader();
   let text = "";
   const dec = new TextDecoder();
@@ -77,6 +78,29 @@ describe("chatcli connect", () => {
       const ok = await run(b, ["connect", server.url, "--list"]);
       expect(ok.stderr).toBe("");
       expect(ok.code).toBe(0);
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+    }
+  }, 60_000);
+
+  test.skipIf(!hasOpenssl())("https with a self-signed certificate: refused until --ca-cert trusts it or --insecure-tls is given", async () => {
+    const pki = makeKubePki();
+    const files = { ca: join(b.dir, "..", "ca.crt"), cert: join(b.dir, "..", "server.crt"), key: join(b.dir, "..", "server.key") };
+    writeFileSync(files.ca, pki.caPem);
+    writeFileSync(files.cert, pki.certPem);
+    writeFileSync(files.key, pki.keyPem);
+    const server = await startServer(0, ["--tls-cert", files.cert, "--tls-key", files.key]);
+    try {
+      expect(server.url.startsWith("https://")).toBe(true);
+      const untrusted = await run(b, ["connect", server.url, "--list"]);
+      expect(untrusted.code).toBe(1);
+      expect(untrusted.stderr).toContain("--ca-cert");
+      const trusted = await run(b, ["connect", server.url, "--list", "--ca-cert", files.ca]);
+      expect(trusted.stderr).toBe("");
+      expect(trusted.code).toBe(0);
+      const insecure = await run(b, ["connect", server.url, "--list", "--insecure-tls"]);
+      expect(insecure.code).toBe(0);
     } finally {
       server.proc.kill("SIGTERM");
       await server.proc.exited;
