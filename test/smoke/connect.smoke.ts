@@ -37,8 +37,8 @@ afterAll(() => {
 });
 
 /** `chatcli serve` on `port` (0: any free one); resolves with its URL from the one "listening on" line. */
-async function startServer(port = 0, extra: string[] = []): Promise<{ proc: Subprocess<"ignore", "pipe", "pipe">; url: string; port: number }> {
-  const proc = Bun.spawn([b.bin, "serve", "--port", String(port), "--model", "qwen3:8b", ...extra], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: fake.url }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+async function startServer(port = 0, extra: string[] = [], ollama = fake): Promise<{ proc: Subprocess<"ignore", "pipe", "pipe">; url: string; port: number }> {
+  const proc = Bun.spawn([b.bin, "serve", "--port", String(port), "--model", "qwen3:8b", ...extra], { cwd: b.dir, env: { ...b.env, OLLAMA_HOST: ollama.url }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const reader = proc.stderr.getReader();
   let text = "";
   const dec = new TextDecoder();
@@ -59,6 +59,59 @@ async function startServer(port = 0, extra: string[] = []): Promise<{ proc: Subp
   }
   proc.kill();
   throw new Error(`chatcli serve did not say where it listens:\n${text}`);
+}
+
+/** A TCP proxy in front of the server: `cutAll()` drops every connection mid-stream (a network drop), new ones go through. */
+function startProxy(targetPort: number): { port: number; connections: number; cutAll(): void; stop(): void } {
+  type Pair = { client: import("bun").Socket<Pair>; upstream?: import("bun").Socket<unknown>; pending: Uint8Array[] };
+  const pairs = new Set<Pair>();
+  const state = { connections: 0 };
+  const listener = Bun.listen<Pair>({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(client) {
+        state.connections++;
+        const pair: Pair = { client, pending: [] };
+        client.data = pair;
+        pairs.add(pair);
+        void Bun.connect({
+          hostname: "127.0.0.1",
+          port: targetPort,
+          socket: {
+            data: (_up, d) => void client.write(d),
+            close: () => void client.end(),
+            error: () => void client.end(),
+          },
+        }).then((up) => {
+          pair.upstream = up;
+          for (const d of pair.pending.splice(0)) up.write(d);
+        });
+      },
+      data(client, d) {
+        if (client.data.upstream) client.data.upstream.write(d);
+        else client.data.pending.push(new Uint8Array(d));
+      },
+      close(client) {
+        client.data.upstream?.end();
+        pairs.delete(client.data);
+      },
+    },
+  });
+  return {
+    port: listener.port,
+    get connections() {
+      return state.connections;
+    },
+    cutAll() {
+      for (const p of [...pairs]) {
+        p.upstream?.terminate();
+        p.client.terminate();
+        pairs.delete(p);
+      }
+    },
+    stop: () => listener.stop(true),
+  };
 }
 
 describe("chatcli connect", () => {
@@ -171,4 +224,35 @@ describe("chatcli connect", () => {
       await server.proc.exited;
     }
   }, 120_000);
+
+  test.skipIf(!hasTmux())("a network drop mid-answer: the TUI reconnects and the answer is whole, nothing lost or repeated", async () => {
+    const words = Array.from({ length: 20 }, (_, i) => `w${String(i + 1).padStart(2, "0")}`);
+    const slow = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }], replies: [{ chunks: words.map((w) => `${w} `), chunkDelayMs: 120 }] });
+    const server = await startServer(0, [], slow);
+    const proxy = startProxy(server.port);
+    const token = readFileSync(join(b.home, ".chatcli", "server", `${server.port}.token`), "utf8").trim();
+    const tmux = new Tmux(join(b.dir, "tmux-drop.sock"), paneCommand(b, `connect http://127.0.0.1:${proxy.port} --token ${token}`), 110, 32);
+    try {
+      await tmux.waitFor((s) => s.includes(`connected to 127.0.0.1:${proxy.port}`), 15_000);
+      tmux.sendLiteral("count to twenty");
+      tmux.send("Enter");
+      await tmux.waitFor((s) => s.includes("w02"), 15_000);
+      proxy.cutAll();
+      const done = await tmux.waitFor((s) => s.includes("w20") && s.includes(`connected to 127.0.0.1:${proxy.port}`) && !s.includes("esc to interrupt"), 20_000);
+      expect(proxy.connections).toBeGreaterThanOrEqual(2);
+      const flat = done.replace(/\s+/g, " ");
+      expect(flat).toContain(words.join(" "));
+      expect(flat.split("w07").length).toBe(2); // once
+      tmux.send("C-c");
+      await Bun.sleep(150);
+      tmux.send("C-c");
+      await Bun.sleep(300);
+    } finally {
+      tmux.kill();
+      proxy.stop();
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+      slow.stop();
+    }
+  }, 90_000);
 });
