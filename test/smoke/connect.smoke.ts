@@ -225,9 +225,9 @@ describe("chatcli connect", () => {
     }
   }, 120_000);
 
-  test.skipIf(!hasTmux())("a network drop mid-answer: the TUI reconnects and the answer is whole, nothing lost or repeated", async () => {
+  test.skipIf(!hasTmux())("a network drop mid-answer: the TUI reconnects, the answer is whole (nothing lost or repeated), type-ahead and rewind work", async () => {
     const words = Array.from({ length: 20 }, (_, i) => `w${String(i + 1).padStart(2, "0")}`);
-    const slow = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }], replies: [{ chunks: words.map((w) => `${w} `), chunkDelayMs: 120 }] });
+    const slow = startFakeOllama({ models: [{ name: "qwen3:8b", contextLength: 32768, capabilities: ["completion", "tools"] }], replies: [{ chunks: words.map((w) => `${w} `), chunkDelayMs: 120 }], defaultReply: { text: "Stopped here as asked." } });
     const server = await startServer(0, [], slow);
     const proxy = startProxy(server.port);
     const token = readFileSync(join(b.home, ".chatcli", "server", `${server.port}.token`), "utf8").trim();
@@ -237,12 +237,32 @@ describe("chatcli connect", () => {
       tmux.sendLiteral("count to twenty");
       tmux.send("Enter");
       await tmux.waitFor((s) => s.includes("w02"), 15_000);
+      // Type-ahead: a second prompt while the answer streams waits on the server, across the drop.
+      tmux.sendLiteral("then stop");
+      tmux.send("Enter");
+      await tmux.waitFor((s) => s.includes("1 queued"), 10_000);
       proxy.cutAll();
-      const done = await tmux.waitFor((s) => s.includes("w20") && s.includes(`connected to 127.0.0.1:${proxy.port}`) && !s.includes("esc to interrupt"), 20_000);
+      const done = await tmux.waitFor((s) => s.includes("Stopped here as asked.") && s.includes(`connected to 127.0.0.1:${proxy.port}`) && !s.includes("esc to interrupt"), 20_000);
       expect(proxy.connections).toBeGreaterThanOrEqual(2);
       const flat = done.replace(/\s+/g, " ");
       expect(flat).toContain(words.join(" "));
       expect(flat.split("w07").length).toBe(2); // once
+      // Rewind remotely: back to before "then stop" (conversation and code): its answer leaves the screen and the
+      // prompt holds it again.
+      tmux.send("Escape");
+      await Bun.sleep(120);
+      tmux.send("Escape");
+      const menu = await tmux.waitFor((s) => s.includes("Select a checkpoint"), 10_000);
+      const rows = menu.split("\n").filter((l) => / msgs? /.test(l));
+      const at = rows.findIndex((l) => l.includes("then stop"));
+      expect(at).toBeGreaterThanOrEqual(0);
+      for (let i = 0; i < at; i++) tmux.send("Down");
+      tmux.send("Enter");
+      await tmux.waitFor((s) => s.includes("Restore conversation and code"), 10_000);
+      tmux.send("Enter");
+      const after = await tmux.waitFor((s) => s.includes("Rewound") && !s.includes("Stopped here as asked."), 10_000);
+      expect(after).toContain("› then stop");
+      expect(after).toContain("w20");
       tmux.send("C-c");
       await Bun.sleep(150);
       tmux.send("C-c");
