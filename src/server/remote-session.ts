@@ -247,7 +247,8 @@ export class RemoteSession implements SessionLike {
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
         this.o.log?.(`reconnect attempt ${attempt} failed: ${error}`);
-        if (e instanceof RpcError && e.code === RPC_ERROR.sessionNotFound) {
+        // Nothing a retry can fix: the session is gone, or the server now speaks another protocol version.
+        if ((e instanceof RpcError && e.code === RPC_ERROR.sessionNotFound) || e instanceof VersionMismatch) {
           this.emit({ type: "notice", level: "error", text: t("connect.sessionGone", { error }) });
           this.close();
           return;
