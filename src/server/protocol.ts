@@ -11,6 +11,9 @@ import { agentEventSchema, approvalDecisionSchema, EVENT_SCHEMA_VERSION, permiss
 import { messageSchema } from "../protocol/message.ts";
 
 export const SERVER_PROTOCOL_VERSION = 1;
+
+/** `session/checkpoints` without `planIds`: the plans of this many newest checkpoints. */
+export const CHECKPOINT_PLANS = 10;
 export { EVENT_SCHEMA_VERSION };
 
 /** JSON-RPC error codes: the spec's own, then ours (-32000…-32099 is the spec's server-error range). */
@@ -165,9 +168,12 @@ export const METHODS = {
   "session/clear": { params: sessionRef, result: empty },
   /** Op `shell`: a command the user typed (`!cmd`), run in the session's project; its output becomes context. */
   "session/shell": { params: sessionRef.extend({ command: z.string().min(1) }), result: empty },
-  /** The session's checkpoints, newest first, each with its restore plan (or why none can be made). */
+  /**
+   * The session's checkpoints, newest first, with the restore plans (or why none can be made) of the newest
+   * CHECKPOINT_PLANS ones, or of `planIds` when given (a plan reads the files: never all of a long session's at once).
+   */
   "session/checkpoints": {
-    params: sessionRef,
+    params: sessionRef.extend({ planIds: z.array(z.string()).max(100).optional() }),
     result: z.object({ checkpoints: z.array(checkpointSummarySchema), plans: z.record(z.string(), z.union([restorePlanSchema, z.object({ error: z.string() })])) }),
   },
   /** The models the server can switch to (for the given session's project, else the server's). */

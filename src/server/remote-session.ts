@@ -119,8 +119,10 @@ export class RemoteSession implements SessionLike {
     list: (): CheckpointSummary[] => this.cps.checkpoints,
     plan: (checkpointId: string): RestorePlan | string => {
       const p = this.cps.plans[checkpointId];
-      if (!p) return t("connect.noPlan");
-      return "error" in p ? p.error : p;
+      if (p) return "error" in p ? p.error : p;
+      // An older checkpoint's plan is fetched on demand (the menu is synchronous: the next try finds it).
+      this.fetchPlan(checkpointId);
+      return t("connect.noPlan");
     },
   };
 
@@ -256,6 +258,22 @@ export class RemoteSession implements SessionLike {
       }
       delay = Math.min(delay * 2, this.o.maxBackoffMs ?? 5_000);
     }
+  }
+
+  private readonly planFetches = new Set<string>();
+
+  private fetchPlan(checkpointId: string): void {
+    const client = this.client;
+    if (!client || !this.id || this.planFetches.has(checkpointId)) return;
+    this.planFetches.add(checkpointId);
+    client
+      .request("session/checkpoints", { sessionId: this.id, planIds: [checkpointId] })
+      .then((r) => {
+        const plan = r.plans[checkpointId];
+        if (plan) this.cps = { ...this.cps, plans: { ...this.cps.plans, [checkpointId]: plan } };
+      })
+      .catch(() => undefined)
+      .finally(() => this.planFetches.delete(checkpointId));
   }
 
   /** One refresh in flight at a time; a change meanwhile asks for one more. */

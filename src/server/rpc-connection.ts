@@ -102,7 +102,7 @@ export class RpcConnection implements HostClient {
       "session/sendQueued": (p: MethodParams<"session/sendQueued">) => op(p.sessionId, { type: "send_queued" }),
       "session/clear": (p: MethodParams<"session/clear">) => op(p.sessionId, { type: "clear" }),
       "session/shell": (p: MethodParams<"session/shell">) => op(p.sessionId, { type: "shell", command: p.command }),
-      "session/checkpoints": async (p: MethodParams<"session/checkpoints">) => ({ result: host.checkpoints(this, p.sessionId) }),
+      "session/checkpoints": async (p: MethodParams<"session/checkpoints">) => ({ result: host.checkpoints(this, p.sessionId, p.planIds) }),
       "models/list": async (p: MethodParams<"models/list">) => ({ result: { models: await host.models(p.sessionId) } }),
       "session/close": async (p: MethodParams<"session/close">) => {
         host.submit(this, p.sessionId, { type: "interrupt" }); // only the driver may close: submit checks

@@ -11,7 +11,7 @@ import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SessionLike } from "../protocol/session-like.ts";
 import type { FileAccess } from "../tool/file-access.ts";
-import { RPC_ERROR, type MethodParams, type MethodResult, type SessionEventParams, type SessionInfo } from "./protocol.ts";
+import { CHECKPOINT_PLANS, RPC_ERROR, type MethodParams, type MethodResult, type SessionEventParams, type SessionInfo } from "./protocol.ts";
 
 type ModelChoice = MethodResult<"models/list">["models"][number];
 
@@ -171,15 +171,16 @@ export class SessionHost {
   }
 
   /** The checkpoints of a session `client` is attached to, each with its restore plan (read-only: observers may ask). */
-  checkpoints(client: HostClient, sessionId: string): MethodResult<"session/checkpoints"> {
+  checkpoints(client: HostClient, sessionId: string, planIds?: readonly string[]): MethodResult<"session/checkpoints"> {
     const s = this.get(sessionId);
     if (!s.clients.includes(client)) throw new RpcFailure(RPC_ERROR.sessionNotFound, `not attached to session ${sessionId}`);
     const store = s.built.checkpoints;
     if (!store) return { checkpoints: [], plans: {} };
     const checkpoints = store.list();
     const plans: MethodResult<"session/checkpoints">["plans"] = {};
+    const wanted = new Set(planIds ?? checkpoints.slice(0, CHECKPOINT_PLANS).map((c) => c.id));
     for (const cp of checkpoints) {
-      const plan = cp.conversationOnly ? undefined : store.plan(cp.id);
+      const plan = cp.conversationOnly || !wanted.has(cp.id) ? undefined : store.plan(cp.id);
       if (plan !== undefined) plans[cp.id] = typeof plan === "string" ? { error: plan } : plan;
     }
     return { checkpoints, plans };

@@ -3,7 +3,8 @@
 // with afterSeq and the subscriber sees every event exactly once; a server restart resumes the saved session.
 import { afterEach, describe, expect, test } from "bun:test";
 import { SessionHost, type BuiltSession, type SessionFactory } from "../../src/server/session-host.ts";
-import { METHODS } from "../../src/server/protocol.ts";
+import { CHECKPOINT_PLANS, METHODS } from "../../src/server/protocol.ts";
+import type { CheckpointSummary, RestorePlan } from "../../src/agent/checkpoints/schema.ts";
 import { opCall, RemoteSession, VersionMismatch, type ConnectionState } from "../../src/server/remote-session.ts";
 import type { AgentEvent, Op } from "../../src/protocol/events.ts";
 import type { Message } from "../../src/protocol/message.ts";
@@ -81,6 +82,31 @@ describe("RemoteSession", () => {
       expect(parsed.success).toBe(true);
     }
     expect(opCall("s1", { type: "shutdown" })).toBeUndefined();
+  });
+
+  test("session/checkpoints: plans of the newest checkpoints come with the list; an older one's on demand", async () => {
+    const provider = new ScriptedProvider([]);
+    const f = factory(provider);
+    const planned: string[] = [];
+    const cps: CheckpointSummary[] = Array.from({ length: CHECKPOINT_PLANS + 5 }, (_, i) => ({ id: `c${i}`, time: i, label: `turn ${i}`, messageCount: i, files: 1, conversationOnly: false }));
+    const store = {
+      list: () => cps,
+      plan: (id: string): RestorePlan => {
+        planned.push(id);
+        return { checkpointId: id, change: [`/p/${id}.txt`], created: [], conflicts: [], notRestorable: [], conversationOnly: false };
+      },
+    };
+    const create = f.create;
+    f.create = async (p) => ({ ...(await create(p)), checkpoints: store });
+    const server = new LoopbackServer(new SessionHost(f));
+    const { remote } = await open(server);
+    await waitUntil(() => remote.checkpoints.list().length === cps.length, "checkpoint list");
+    expect(planned).toEqual(cps.slice(0, CHECKPOINT_PLANS).map((c) => c.id));
+    expect(remote.checkpoints.plan("c1")).toMatchObject({ change: ["/p/c1.txt"] });
+    const old = `c${CHECKPOINT_PLANS + 2}`;
+    expect(typeof remote.checkpoints.plan(old)).toBe("string"); // not fetched yet: asked for now
+    await waitUntil(() => typeof remote.checkpoints.plan(old) !== "string", "the older plan");
+    expect(planned.at(-1)).toBe(old);
   });
 
   test("a server speaking another protocol version is refused at initialize (VersionMismatch)", async () => {
