@@ -91,6 +91,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (cmd.kind !== "oneshot") return cmd.kind === "printed" ? 0 : 2;
   }
+  if (cmd.kind === "connect") return (await import("./cli/commands/connect.ts")).connectCommand(cmd.argv, process.stdout, process.stderr);
   if (cmd.kind === "watch") return (await import("./cli/commands/watch.ts")).watchCommand(cmd.argv, process.stdout, process.stderr);
 
   let cfg: Config;

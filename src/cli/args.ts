@@ -53,6 +53,8 @@ export type CliCommand =
   | { kind: "serve"; argv: string[] }
   /** `chatcli acp …`: its own parser (src/cli/commands/acp.ts). */
   | { kind: "acp"; argv: string[] }
+  /** `chatcli connect …`: its own parser (src/cli/commands/connect-args.ts). */
+  | { kind: "connect"; argv: string[] }
   /** `chatcli watch …`: its own parser (src/cli/commands/watch.ts). */
   | { kind: "watch"; argv: string[] }
   /** yargs already printed --help or --version. */
@@ -135,6 +137,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
   if (argv[0] === "mcp") return { kind: "mcp", argv: argv.slice(1) };
   if (argv[0] === "serve") return { kind: "serve", argv: argv.slice(1) };
   if (argv[0] === "acp") return { kind: "acp", argv: argv.slice(1) };
+  if (argv[0] === "connect") return { kind: "connect", argv: argv.slice(1) };
   if (argv[0] === "watch") return { kind: "watch", argv: argv.slice(1) };
   let result: CliCommand | undefined;
   const common = (a: Record<string, unknown>): CommonFlags => {
@@ -224,6 +227,7 @@ export function parseArgs(argv: string[], version: string): CliCommand {
     )
     .command("serve", t("args.serve"))
     .command("acp", t("args.acp"))
+    .command("connect", t("args.connect"))
     .command("mcp", t("args.mcp"))
     .command("watch", t("args.watch"))
     .command("update", t("args.update"), (y) =>

@@ -18,6 +18,7 @@ import { enAcp } from "./messages-en-acp.ts";
 import { enServer } from "./messages-en-server.ts";
 import { enServerLimits } from "./messages-en-server-limits.ts";
 import { enServerHttp } from "./messages-en-server-http.ts";
+import { enConnect } from "./messages-en-connect.ts";
 
 export const en = {
   ...enCli,
@@ -39,4 +40,5 @@ export const en = {
   ...enServerLimits,
   ...enServerHttp,
   ...enAcp,
+  ...enConnect,
 } as const;

@@ -19,6 +19,7 @@ import { ptBRAcp } from "./messages-pt-br-acp.ts";
 import { ptBRServer } from "./messages-pt-br-server.ts";
 import { ptBRServerLimits } from "./messages-pt-br-server-limits.ts";
 import { ptBRServerHttp } from "./messages-pt-br-server-http.ts";
+import { ptBRConnect } from "./messages-pt-br-connect.ts";
 
 export const ptBR: Record<MessageKey, string> = {
   ...ptBRCli,
@@ -40,4 +41,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRServerLimits,
   ...ptBRServerHttp,
   ...ptBRAcp,
+  ...ptBRConnect,
 };

@@ -11,6 +11,9 @@ import { agentEventSchema, approvalDecisionSchema, EVENT_SCHEMA_VERSION, permiss
 import { messageSchema } from "../protocol/message.ts";
 
 export const SERVER_PROTOCOL_VERSION = 1;
+
+/** `session/checkpoints` without `planIds`: the plans of this many newest checkpoints. */
+export const CHECKPOINT_PLANS = 10;
 export { EVENT_SCHEMA_VERSION };
 
 /** JSON-RPC error codes: the spec's own, then ours (-32000…-32099 is the spec's server-error range). */
@@ -68,6 +71,9 @@ export const sessionInfoSchema = z.object({
   messages: z.number(),
   /** Clients attached now (live sessions). */
   clients: z.number(),
+  /** Live sessions: the permission mode now and the model's context window (a remote TUI's status line). */
+  permissionMode: permissionModeSchema.optional(),
+  contextWindow: z.number().optional(),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 
@@ -84,6 +90,22 @@ export const attachResultSchema = z.object({
    * and a client that becomes the driver answers them with session/approve. Also replayed when afterSeq covers them.
    */
   pending: z.array(z.object({ seq: z.number().int().positive(), event: agentEventSchema })).optional(),
+});
+
+/** A model the server can switch a session to (`models/list`, the remote TUI's /model picker). */
+export const modelChoiceSchema = z.object({ provider: z.string(), model: z.string(), description: z.string().optional() });
+
+/** A checkpoint as the rewind menu lists it (src/agent/checkpoints/schema.ts CheckpointSummary). */
+export const checkpointSummarySchema = z.object({ id: z.string(), time: z.number(), label: z.string(), messageCount: z.number(), files: z.number(), conversationOnly: z.boolean() });
+
+/** What restoring a checkpoint's code would do (RestorePlan); the rewind op recomputes it on the server. */
+export const restorePlanSchema = z.object({
+  checkpointId: z.string(),
+  change: z.array(z.string()),
+  created: z.array(z.string()),
+  conflicts: z.array(z.object({ path: z.string(), action: z.enum(["change", "delete"]) })),
+  notRestorable: z.array(z.object({ path: z.string(), reason: z.string() })),
+  conversationOnly: z.boolean(),
 });
 
 /**
@@ -130,13 +152,32 @@ export const METHODS = {
   },
   "session/interrupt": { params: sessionRef, result: empty },
   "session/approve": { params: sessionRef.extend({ requestId: z.string().min(1), decision: approvalDecisionSchema }), result: empty },
-  "session/setModel": { params: sessionRef.extend({ provider: z.string().min(1), model: z.string().min(1) }), result: empty },
+  /** An empty `model`: the provider's default model (the TUI's `/provider X`). */
+  "session/setModel": { params: sessionRef.extend({ provider: z.string().min(1), model: z.string() }), result: empty },
   "session/setMode": { params: sessionRef.extend({ mode: permissionModeSchema }), result: empty },
   "session/compact": { params: sessionRef.extend({ instruction: z.string().optional() }), result: empty },
   "session/rewind": {
     params: sessionRef.extend({ checkpointId: z.string().min(1), mode: rewindModeSchema, deleteCreated: z.boolean().optional(), force: z.boolean().optional() }),
     result: empty,
   },
+  /** Op `remove_queued`: drop a waiting type-ahead prompt. */
+  "session/removeQueued": { params: sessionRef.extend({ index: z.number().int().nonnegative() }), result: empty },
+  /** Op `send_queued`: send what an interrupt left waiting in the queue. */
+  "session/sendQueued": { params: sessionRef, result: empty },
+  /** Op `clear`: a fresh conversation in the same session. */
+  "session/clear": { params: sessionRef, result: empty },
+  /** Op `shell`: a command the user typed (`!cmd`), run in the session's project; its output becomes context. */
+  "session/shell": { params: sessionRef.extend({ command: z.string().min(1) }), result: empty },
+  /**
+   * The session's checkpoints, newest first, with the restore plans (or why none can be made) of the newest
+   * CHECKPOINT_PLANS ones, or of `planIds` when given (a plan reads the files: never all of a long session's at once).
+   */
+  "session/checkpoints": {
+    params: sessionRef.extend({ planIds: z.array(z.string()).max(100).optional() }),
+    result: z.object({ checkpoints: z.array(checkpointSummarySchema), plans: z.record(z.string(), z.union([restorePlanSchema, z.object({ error: z.string() })])) }),
+  },
+  /** The models the server can switch to (for the given session's project, else the server's). */
+  "models/list": { params: z.object({ sessionId: z.string().min(1).optional() }), result: z.object({ models: z.array(modelChoiceSchema) }) },
   /** Ends the session (its turn is interrupted, the session file is saved); every attached client gets session.ended. */
   "session/close": { params: sessionRef, result: z.object({ closed: z.boolean() }) },
 } as const;

@@ -98,6 +98,12 @@ export class RpcConnection implements HostClient {
       "session/compact": (p: MethodParams<"session/compact">) => op(p.sessionId, { type: "compact", ...(p.instruction ? { instruction: p.instruction } : {}) }),
       "session/rewind": (p: MethodParams<"session/rewind">) =>
         op(p.sessionId, { type: "rewind", checkpointId: p.checkpointId, mode: p.mode, ...(p.deleteCreated !== undefined ? { deleteCreated: p.deleteCreated } : {}), ...(p.force !== undefined ? { force: p.force } : {}) }),
+      "session/removeQueued": (p: MethodParams<"session/removeQueued">) => op(p.sessionId, { type: "remove_queued", index: p.index }),
+      "session/sendQueued": (p: MethodParams<"session/sendQueued">) => op(p.sessionId, { type: "send_queued" }),
+      "session/clear": (p: MethodParams<"session/clear">) => op(p.sessionId, { type: "clear" }),
+      "session/shell": (p: MethodParams<"session/shell">) => op(p.sessionId, { type: "shell", command: p.command }),
+      "session/checkpoints": async (p: MethodParams<"session/checkpoints">) => ({ result: host.checkpoints(this, p.sessionId, p.planIds) }),
+      "models/list": async (p: MethodParams<"models/list">) => ({ result: { models: await host.models(p.sessionId) } }),
       "session/close": async (p: MethodParams<"session/close">) => {
         host.submit(this, p.sessionId, { type: "interrupt" }); // only the driver may close: submit checks
         await host.close(p.sessionId);

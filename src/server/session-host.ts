@@ -6,12 +6,15 @@
  * takes over. The sessions themselves are built by a SessionFactory the cli layer injects (src/cli/commands/serve.ts).
  */
 import type { Op, PermissionMode } from "../protocol/events.ts";
+import type { CheckpointSummary, RestorePlan } from "../agent/checkpoints/schema.ts";
 import type { AgentEvent } from "../protocol/events.ts";
 import type { Message } from "../protocol/message.ts";
 import type { SessionLike } from "../protocol/session-like.ts";
 import type { FileAccess } from "../tool/file-access.ts";
 import { checkOp, checkRequestedMode, WirePolicyError } from "./wire-policy.ts";
-import { RPC_ERROR, type MethodParams, type SessionEventParams, type SessionInfo } from "./protocol.ts";
+import { CHECKPOINT_PLANS, RPC_ERROR, type MethodParams, type MethodResult, type SessionEventParams, type SessionInfo } from "./protocol.ts";
+
+type ModelChoice = MethodResult<"models/list">["models"][number];
 
 /** Events kept per session for replay (a reattaching client further behind gets an error, not a silent gap). */
 export const REPLAY_LOG_LIMIT = 10_000;
@@ -43,6 +46,10 @@ export interface BuiltSession {
   title?: string;
   /** After shutdown: saves and frees everything (workspace, MCP servers, hooks). */
   dispose(): Promise<void>;
+  /** The session's checkpoints (`session/checkpoints`, the remote rewind menu); absent: none kept. */
+  checkpoints?: { list(): CheckpointSummary[]; plan(checkpointId: string): RestorePlan | string };
+  /** The model's context window (SessionInfo of a live session). */
+  contextWindow?(): number;
 }
 
 /** What a front adds to the sessions it builds (ACP: the editor's file access, the MCP servers it names). */
@@ -62,6 +69,8 @@ export interface SessionFactory {
   saved(): SessionInfo[];
   /** The server itself was started with bypass: only then may a client ask for it (wire-policy.ts). */
   allowBypass?: boolean;
+  /** Models a session in `cwd` (undefined: the server's directory) can switch to (`models/list`). */
+  models?(cwd?: string): Promise<ModelChoice[]>;
 }
 
 /** A client as the host sees it: where its events go. */
@@ -166,6 +175,28 @@ export class SessionHost {
     return { wasRunning };
   }
 
+  /** The checkpoints of a session `client` is attached to, each with its restore plan (read-only: observers may ask). */
+  checkpoints(client: HostClient, sessionId: string, planIds?: readonly string[]): MethodResult<"session/checkpoints"> {
+    const s = this.get(sessionId);
+    if (!s.clients.includes(client)) throw new RpcFailure(RPC_ERROR.sessionNotFound, `not attached to session ${sessionId}`);
+    const store = s.built.checkpoints;
+    if (!store) return { checkpoints: [], plans: {} };
+    const checkpoints = store.list();
+    const plans: MethodResult<"session/checkpoints">["plans"] = {};
+    const wanted = new Set(planIds ?? checkpoints.slice(0, CHECKPOINT_PLANS).map((c) => c.id));
+    for (const cp of checkpoints) {
+      const plan = cp.conversationOnly || !wanted.has(cp.id) ? undefined : store.plan(cp.id);
+      if (plan !== undefined) plans[cp.id] = typeof plan === "string" ? { error: plan } : plan;
+    }
+    return { checkpoints, plans };
+  }
+
+  /** Models to switch to: for a live session's project when one is named, else the server's. */
+  async models(sessionId?: string): Promise<ModelChoice[]> {
+    const cwd = sessionId ? this.get(sessionId).built.cwd : undefined;
+    return (await this.factory.models?.(cwd)) ?? [];
+  }
+
   /** Ends the session: interrupts its turn, waits for it to settle, saves and frees it. */
   async close(sessionId: string): Promise<void> {
     const s = this.get(sessionId);
@@ -237,8 +268,10 @@ export class SessionHost {
     const seq = s.seq;
     const driver = s.clients[0] === client;
     const pending = [...s.approvals.values()];
+    // From the start (afterSeq 0) of a session this server resumed: the saved history precedes its first event.
+    const history = afterSeq === 0 && s.built.history?.length ? [...s.built.history] : undefined;
     return {
-      result: { session: this.info(s), seq, driver, ...(pending.length ? { pending } : {}) },
+      result: { session: this.info(s), seq, driver, ...(pending.length ? { pending } : {}), ...(history ? { history } : {}) },
       afterResponse: () => {
         if (!s.attaching.delete(client)) return; // detached meanwhile
         const from = afterSeq ?? seq;
@@ -287,6 +320,8 @@ export class SessionHost {
       updatedAt: s.updatedAt,
       messages: s.turns,
       clients: s.clients.length,
+      ...(s.built.mode ? { permissionMode: s.built.mode() } : {}),
+      ...(s.built.contextWindow ? { contextWindow: s.built.contextWindow() } : {}),
     };
   }
 }

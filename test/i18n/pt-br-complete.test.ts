@@ -19,6 +19,7 @@ const IDENTICAL: Partial<Record<MessageKey, string>> = {
   "mcp.approveLine": "a server name and its command line or url",
   "mcp.line": "names, a scope and parts translated themselves",
   "mcp.reason": "a separator and a reason",
+  "connect.list.id": "the column heading ID, the same abbreviation in Portuguese",
 };
 
 // Whole words only (not "is" inside "ilegível(is)"); text in quotes/backticks, flags, paths and placeholders is

@@ -159,6 +159,8 @@ export function createFactory(serverCwd: string, env: Record<string, string | un
       model: () => session.model.model,
       mode: () => session.mode,
       ...(resume ? { history: resume.history, title: resume.meta.title ?? "" } : {}),
+      checkpoints: wired.checkpoints,
+      contextWindow: () => session.contextWindow,
       dispose: async () => {
         await wired.ext?.runtime.end("other");
         await wired.memory?.flush();
@@ -186,6 +188,7 @@ export function createFactory(serverCwd: string, env: Record<string, string | un
       return build(loaded.meta.cwd || found.projectRoot || serverCwd, { ...defaults, provider: found.provider, model: found.model }, loaded, extras);
     },
     resolveId: (ref) => store().resolve(ref)?.id,
+    models: async (cwd) => (await import("../interactive-commands.ts")).listModelChoices(loadConfig({ cwd: cwd ?? serverCwd, env, flags: {} })),
     saved: (): SessionInfo[] =>
       store()
         .list()

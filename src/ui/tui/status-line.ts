@@ -56,6 +56,7 @@ function statusParts(state: ViewState, now: number, spinnerFrame: number): Part[
   parts.push({ text: s.permissionMode, keep: 90 });
   if (s.sandbox) parts.push({ text: s.sandbox, keep: 60 });
   if (s.k8s) parts.push({ ...k8sSegment(s.k8s, now), keep: 55 });
+  if (s.connection) parts.push({ text: s.connection, keep: 88 });
   if (s.gitBranch) parts.push({ text: `⎇ ${s.gitBranch}`, keep: 10 });
   return parts;
 }

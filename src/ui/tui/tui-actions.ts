@@ -39,8 +39,11 @@ export function copySelection(ix: TuiInternals, text: string | undefined): void 
   ix.opts.log?.(`selection: ${text.length} chars, osc52 ${ok ? "sent" : "not sent"}`);
 }
 
-/** What arrives after the first frame: late slash commands and events, the sandbox probe's answer. */
-export function applyLateOptions(ix: TuiInternals, promptChanged: () => void): void {
+/**
+ * What arrives after the first frame: late slash commands and events, the sandbox probe's answer; and a remote
+ * session's connection label (`chatcli connect`), followed until the returned function is called.
+ */
+export function applyLateOptions(ix: TuiInternals, promptChanged: () => void): () => void {
   ix.opts.lateExtras?.then((x) => {
     ix.commands.push(...x.commands);
     for (const e of x.events) ix.dispatch(e);
@@ -51,4 +54,5 @@ export function applyLateOptions(ix: TuiInternals, promptChanged: () => void): v
     ix.dispatch({ type: "ui.set_sandbox", label: s.label });
     if (s.notice) ix.dispatch({ type: "ui.notice", ...s.notice });
   });
+  return ix.opts.connection?.subscribe((label) => ix.dispatch({ type: "ui.set_connection", label })) ?? (() => undefined);
 }

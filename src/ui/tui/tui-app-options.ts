@@ -60,6 +60,8 @@ export interface TuiAppOptions {
   rewindEscMs?: number;
   /** Start the prompt editor in vim mode (settings `editor.vim`). */
   vim?: boolean;
+  /** A remote session (`chatcli connect`): the connection's status-line label ("connected to host:port", "reconnecting…"), now and on each change. */
+  connection?: { subscribe(listener: (label: string) => void): () => void };
   /** The palette (settings `ui.theme`); run-tui detects the background for `auto`. */
   theme?: "light" | "dark" | "auto";
 }

@@ -77,7 +77,7 @@ export class TuiApp {
   /** What the keymap, slash commands and pickers see of this app. */
   private readonly internals: TuiInternals;
   private readonly restyleLayout: () => void;
-  private readonly unfollowTheme: () => void;
+  private readonly unfollow: Array<() => void> = []; // ended at destroy: the terminal theme, the connection state
 
   constructor(
     readonly renderer: CliRenderer,
@@ -120,7 +120,7 @@ export class TuiApp {
       },
     );
     this.internals = this.makeInternals();
-    this.unfollowTheme = followTerminalTheme(renderer, opts.theme ?? "auto", this.internals);
+    this.unfollow.push(followTerminalTheme(renderer, opts.theme ?? "auto", this.internals));
 
     renderer.keyInput.on("keypress", this.onKey);
     renderer.on("selection", this.onSelection);
@@ -133,7 +133,7 @@ export class TuiApp {
     });
     // A resumed transcript was just replayed with the meter of its time: today's model and history win.
     if (opts.contextWindow) this.dispatch({ type: "ui.set_context", tokens: opts.contextTokens ?? this.state.status.contextTokens, window: opts.contextWindow }, false);
-    applyLateOptions(this.internals, () => this.onPromptChanged());
+    this.unfollow.push(applyLateOptions(this.internals, () => this.onPromptChanged()));
     this.syncNow();
     // idle() resolves once the first frame is written; a renderer kept busy (an animation) still gets it after 1.5 s.
     if (opts.afterFirstFrame) void Promise.race([this.renderer.idle(), new Promise((r) => setTimeout(r, 1500))]).then(() => opts.afterFirstFrame?.());
@@ -231,7 +231,7 @@ export class TuiApp {
     this.renderer.keyInput.off("keypress", this.onKey);
     this.renderer.off("selection", this.onSelection);
     this.renderer.off("resize", this.onResize);
-    this.unfollowTheme();
+    for (const end of this.unfollow) end();
     this.committer?.dispose();
   }
 

@@ -89,6 +89,8 @@ export interface StatusState {
   budgetUsd?: number;
   /** The Kubernetes watch (issue 23), while one is active: the status-line segment. */
   k8s?: K8sStatus;
+  /** `chatcli connect`: "connected to host:port" / "reconnecting…". */
+  connection?: string;
 }
 
 export interface ViewState {
@@ -126,7 +128,9 @@ export type UiAction =
   | { type: "ui.set_sandbox"; label: string | undefined }
   /** The live session's meter, applied after a resumed transcript was replayed (its figures are from then). */
   | { type: "ui.set_context"; tokens: number; window: number }
-  | { type: "ui.set_shell_mode"; on: boolean };
+  | { type: "ui.set_shell_mode"; on: boolean }
+  /** A remote session's connection changed (the status-line label). */
+  | { type: "ui.set_connection"; label: string };
 
 export type ViewInput = AgentEvent | UiAction;
 
@@ -303,6 +307,8 @@ export function reduce(state: ViewState, input: ViewInput, now = 0): ViewState {
       return { ...state, subagents: foldSubagent(state.subagents, input, Date.now()) };
     case "k8s.findings":
       return foldK8sFindings(state, input, now);
+    case "ui.set_connection":
+      return { ...state, status: { ...state.status, connection: input.label } };
     case "ui.set_shell_mode":
       return { ...state, shellMode: input.on };
     case "ui.set_display_mode":

@@ -138,3 +138,13 @@ describe("narrow windows: the spinner and the permission mode stay, the git bran
     expect(l).not.toContain("⎇");
   });
 });
+
+test("chatcli connect: the connection label is in the status line and outlives the provider and cost at narrow widths", () => {
+  const s = run([{ type: "ui.set_connection", label: "connected to 127.0.0.1:7433" }]);
+  expect(line(s)).toContain(" · connected to 127.0.0.1:7433");
+  const narrow = statusText(s, 1000, 0, undefined, 50);
+  expect(narrow).toContain("connected to 127.0.0.1:7433");
+  expect(narrow).not.toContain("OPENAI");
+  expect(line(run([{ type: "ui.set_connection", label: "reconnecting…" }], s))).toContain("reconnecting…");
+  expect(line(init())).not.toContain("connected");
+});
