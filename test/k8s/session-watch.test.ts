@@ -146,6 +146,33 @@ describe.skipIf(!hasOpenssl())("the watch in a session", () => {
     kube.push("pods", "MODIFIED", healthy);
   }, 30_000);
 
+  test("an unreachable API server: said once in faultText's words while the watch retries; status before any check says it too", async () => {
+    // Port 1 on loopback: nothing listens there, the connection is refused.
+    const server = "https://127.0.0.1:1";
+    const kcGone = kube.writeKubeconfig(mkdtempSync(join(dir, "gone-")), { namespace: "shop", server });
+    const c = collect();
+    let waits = 0;
+    let enough: () => void = () => undefined;
+    const retried = new Promise<void>((r) => (enough = r));
+    // The informers' backoff waits, counted and shortened: each retry fails again, the notice must not repeat.
+    const sleep = async (_ms: number, signal: AbortSignal) => {
+      if (++waits >= 30) enough();
+      if (!signal.aborted) await Bun.sleep(1);
+    };
+    const watch = new SessionWatch({ env: { KUBECONFIG: kcGone }, home: dir, publish: c.publish, sleep });
+    await watch.start({ intervalMs: 1000, namespace: "shop" });
+    const notice = (await c.next((e) => e.type === "notice")) as { level: string; text: string };
+    expect(notice.level).toBe("warn");
+    expect(notice.text).toStartWith(`⎈ cannot reach the Kubernetes API server ${server} (context fake, namespace shop)`);
+    expect(notice.text).toMatch(/retrying in \d+s$/);
+    await retried;
+    expect(await watch.statusText()).toContain(`cannot reach the Kubernetes API server ${server} (context fake, namespace shop)`);
+    watch.stop();
+    await watch.settled();
+    expect(c.events.filter((e) => e.type === "notice").length).toBe(1);
+    expect(c.events.some((e) => e.type === "k8s.findings" && e.checkedAt !== undefined)).toBe(false);
+  }, 30_000);
+
   test("intervals and merged tool sources", () => {
     expect(intervalMs("30s")).toBe(30_000);
     expect(intervalMs("2m")).toBe(120_000);
