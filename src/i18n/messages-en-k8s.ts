@@ -32,7 +32,6 @@ export const enK8s = {
   "watch.recovered": "the cluster answers again (context {context}, namespace {namespace})",
   "watch.retrying": "cannot read the cluster (context {context}, namespace {namespace}): {message}; retrying in {seconds}s",
   "watch.config": "kubeconfig: {message}",
-  "watch.fault": "{resource}: {kind} — {message} (context {context}, namespace {namespace})",
   "watch.unreadable": "cannot read the cluster (context {context}, namespace {namespace}): {message}",
   "watch.header": "{context} · {namespace} · {critical} critical, {warning} warning · checked {time}",
   "watch.none": "No findings.",

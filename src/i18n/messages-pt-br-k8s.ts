@@ -34,7 +34,6 @@ export const ptBRK8s: Record<keyof typeof enK8s, string> = {
   "watch.recovered": "o cluster voltou a responder (contexto {context}, namespace {namespace})",
   "watch.retrying": "não foi possível ler o cluster (contexto {context}, namespace {namespace}): {message}; nova tentativa em {seconds}s",
   "watch.config": "erro no kubeconfig: {message}",
-  "watch.fault": "{resource}: {kind} — {message} (contexto {context}, namespace {namespace})",
   "watch.unreadable": "não foi possível ler o cluster (contexto {context}, namespace {namespace}): {message}",
   "watch.header": "{context} · {namespace} · {critical} crítico(s), {warning} aviso(s) · verificado {time}",
   "watch.none": "Nenhum achado.",

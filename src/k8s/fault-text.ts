@@ -3,7 +3,9 @@
  * log in again (401), the permission to ask for with a `kubectl auth can-i` line to check it (403), the CA (TLS).
  */
 import { t } from "../i18n/i18n.ts";
-import type { KubeFault } from "./snapshot.ts";
+import { KubeError } from "./kube-client.ts";
+import { faultOf, type KubeFault } from "./snapshot.ts";
+import type { WatchUpdate } from "./watch-loop.ts";
 
 export interface FaultWhere {
   context: string;
@@ -30,4 +32,21 @@ export function faultText(f: KubeFault, where: FaultWhere): string {
     default:
       return t("k8s.fault.other", p);
   }
+}
+
+/**
+ * The sentence for a watch update that is not findings — a fault (said once by the loop), an outage with its retry
+ * delay, the recovery — shared by `chatcli watch` (stderr) and the session's notices, so both say the same thing.
+ */
+export function updateText(u: WatchUpdate, where: FaultWhere): string | undefined {
+  if (u.type === "fault") return faultText(u.fault, where);
+  if (u.type === "unreadable") return t("k8s.fault.retrying", { text: outageText(u, where), seconds: String(Math.round(u.retryInMs / 1000)) });
+  if (u.type === "recovered") return t("k8s.fault.recovered", { ...where });
+  return undefined;
+}
+
+/** An outage ("unreadable") as the fault of the resource that failed first. */
+export function outageText(u: Extract<WatchUpdate, { type: "unreadable" }>, where: FaultWhere): string {
+  const kind = u.kind === "error" ? "http" : (u.kind as KubeError["kind"]);
+  return faultText(faultOf(u.resource ?? "pods", new KubeError(kind, u.message, ""), where.namespace), where);
 }

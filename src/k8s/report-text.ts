@@ -1,6 +1,7 @@
 /** The text form of a watch report: `chatcli watch --once` (text) and `/watch status` print the same lines. */
 import { t } from "../i18n/i18n.ts";
 import type { WatchReport } from "./watch-once.ts";
+import { faultText } from "./fault-text.ts";
 
 /** Lines of a CrashLoopBackOff's previous log shown under it. */
 const TAIL_SHOWN = 5;
@@ -13,6 +14,6 @@ export function reportText(r: WatchReport, o: { faults?: boolean } = {}): string
     const tail = f.evidence.previousLogTail;
     if (typeof tail === "string") for (const line of tail.split("\n").slice(-TAIL_SHOWN)) lines.push(`    | ${line}`);
   }
-  if (o.faults) for (const f of r.faults) lines.push(t("watch.fault", { resource: f.resource, kind: f.kind, message: f.message, context: r.context, namespace: r.namespace }));
+  if (o.faults) for (const f of r.faults) lines.push(faultText(f, { context: r.context, namespace: r.namespace, server: r.server }));
   return `${lines.join("\n")}\n`;
 }

@@ -1,17 +1,20 @@
 /**
  * The Kubernetes watch inside a session (issue 23): `/watch`, settings `k8s.watch`, `watch --analyze`. Loaded with
  * `await import()` only when a watch is asked for (src/cli/wire-k8s.ts holds the slot), so a session without one
- * never loads src/k8s. While active it offers the read-only k8s_* tools and the prompt addendum, runs the polling
- * loop (watch-loop.ts) and publishes `k8s.findings` after each check and each fault once as a notice; it never
- * throws into the session.
+ * never loads src/k8s. While active it offers the read-only k8s_* tools and the prompt addendum, runs the same
+ * watch as `chatcli watch` (watch-cluster.ts: informers with resync, polling where watch is refused), publishes
+ * `k8s.findings` after every recompute and each fault/outage/recovery once as a notice in fault-text.ts's words; it
+ * keeps the last findings for `/watch status`; it never throws into the session.
  */
 import type { AgentEvent } from "../protocol/events.ts";
 import type { ToolDefinition } from "../tool/tool.ts";
 import { t } from "../i18n/i18n.ts";
 import { loadKubeAccess, type KubeAccess } from "./kube-access.ts";
-import { KubeClient } from "./kube-client.ts";
-import { takeSnapshot, type SnapshotResult, type WatchScope } from "./snapshot.ts";
-import { diffFindings, runWatchLoop, type WatchUpdate } from "./watch-loop.ts";
+import { KubeClient, KubeError } from "./kube-client.ts";
+import { resourceOfPath, takeSnapshot, type KubeFault, type WatchScope } from "./snapshot.ts";
+import type { WatchUpdate } from "./watch-loop.ts";
+import { watchCluster } from "./watch-cluster.ts";
+import { outageText, updateText, type FaultWhere } from "./fault-text.ts";
 import { watchReport, type WatchReport } from "./watch-once.ts";
 import { countBySeverity, type Finding } from "./findings-types.ts";
 import { reportText } from "./report-text.ts";
@@ -31,7 +34,10 @@ export interface SessionWatchDeps {
   home: string;
   publish(e: AgentEvent): void;
   now?(): number;
+  /** The informers' waits (backoff, polling); default a timer that ends on abort. */
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
+  /** Quiet time after a change before the findings are recomputed (watch-cluster's default: 1 s). */
+  debounceMs?: number;
 }
 
 interface Active {
@@ -41,14 +47,11 @@ interface Active {
   spec: WatchSpec;
   abort: AbortController;
   loop: Promise<void>;
-  last?: { at: number; snap: SnapshotResult };
+  /** The last finished check: what `/watch status` prints. */
+  last?: { at: number; findings: Finding[]; faults: KubeFault[] };
+  /** The outage being retried, if the cluster cannot be read now (said in `/watch status` under the last check). */
+  outage?: string;
 }
-
-const defaultSleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 export const PROMPT_ADDENDUM = [
   "A Kubernetes watch is active on the cluster context \"{context}\", namespace \"{namespace}\"{scope}.",
@@ -64,6 +67,8 @@ export function briefFinding(f: Finding): { kind: string; severity: Finding["sev
 
 export class SessionWatch {
   private active: Active | undefined;
+  /** The latest loop, kept after stop() so settled() can wait for it. */
+  private loop: Promise<void> = Promise.resolve();
   private readonly now: () => number;
   private readonly tools_: ToolDefinition[];
 
@@ -115,23 +120,23 @@ export class SessionWatch {
     const active: Active = { access, client, scope, spec, abort, loop: Promise.resolve() };
     this.active = active;
     const where = { context: access.context, namespace: scope.namespace };
+    const faultWhere: FaultWhere = { ...where, server: access.server };
     this.deps.publish({ type: "k8s.findings", active: true, ...where, counts: { critical: 0, warning: 0, info: 0 }, appeared: [] });
-    let previous: Finding[] | undefined;
-    const snapshot = async (at: number) => {
-      const snap = await takeSnapshot(client, scope, at);
-      if (this.active !== active) return snap;
-      active.last = { at, snap };
-      const d = diffFindings(previous ?? [], snap.findings);
-      previous = snap.findings;
-      this.deps.publish({ type: "k8s.findings", active: true, ...where, checkedAt: at, counts: countBySeverity(snap.findings), appeared: d.appeared.map(briefFinding) });
-      return snap;
-    };
     const onUpdate = (u: WatchUpdate) => {
       if (this.active !== active) return;
-      const notice = updateNotice(u, where);
-      if (notice) this.deps.publish({ type: "notice", level: u.type === "recovered" ? "info" : "warn", text: notice });
+      if (u.type === "findings") {
+        active.last = { at: u.checkedAt, findings: u.current, faults: u.faults ?? [] };
+        this.deps.publish({ type: "k8s.findings", active: true, ...where, checkedAt: u.checkedAt, counts: countBySeverity(u.current), appeared: u.appeared.map(briefFinding) });
+        return;
+      }
+      if (u.type === "unreadable") active.outage = outageText(u, faultWhere);
+      if (u.type === "recovered") active.outage = undefined;
+      const text = updateText(u, faultWhere);
+      if (text) this.deps.publish({ type: "notice", level: u.type === "recovered" ? "info" : "warn", text: `⎈ ${text}` });
     };
-    active.loop = runWatchLoop({ snapshot, sleep: this.deps.sleep ?? defaultSleep, now: this.now }, spec.intervalMs, abort.signal, onUpdate).catch(() => undefined);
+    const options = { intervalMs: spec.intervalMs, everyCheck: true, now: this.now, ...(this.deps.sleep ? { sleep: this.deps.sleep } : {}), ...(this.deps.debounceMs !== undefined ? { debounceMs: this.deps.debounceMs } : {}) };
+    active.loop = watchCluster(client, scope, options, abort.signal, onUpdate).catch(() => undefined);
+    this.loop = active.loop;
     const what = scope.deployment ? ` (deployment ${scope.deployment})` : scope.selector ? ` (${scope.selector})` : "";
     return { ok: true, text: t("k8s.started", { ...where, scope: what, seconds: Math.round(spec.intervalMs / 1000) }) };
   }
@@ -155,27 +160,35 @@ export class SessionWatch {
     return watchReport({ context: a.access.context, server: a.access.server, scope: a.scope, now: at, findings: snap.findings, faults: snap.faults });
   }
 
-  /** `/watch status`: the same text as `chatcli watch --once`, faults listed. */
+  /** The findings the watch holds from its last finished check (undefined before the first one). */
+  current(): WatchReport | undefined {
+    const a = this.active;
+    if (!a?.last) return undefined;
+    return watchReport({ context: a.access.context, server: a.access.server, scope: a.scope, now: a.last.at, findings: a.last.findings, faults: a.last.faults });
+  }
+
+  /**
+   * `/watch status`: the current summary — the last check's findings and standing faults, with its time, in the
+   * text of `chatcli watch --once`, and the outage being retried if any. Only before the first check finished does
+   * it take a snapshot of its own.
+   */
   async statusText(): Promise<string> {
-    if (!this.active) return t("k8s.notWatching");
-    const where = this.where ?? { context: "", namespace: "" };
+    const a = this.active;
+    if (!a) return t("k8s.notWatching");
+    const held = this.current();
+    if (held) return [reportText(held, { faults: true }).trimEnd(), ...(a.outage ? [a.outage] : [])].join("\n");
+    const where = { context: a.access.context, namespace: a.scope.namespace, server: a.access.server };
     try {
       const r = await this.report();
       return r ? reportText(r, { faults: true }).trimEnd() : t("k8s.notWatching");
     } catch (err) {
-      return t("watch.unreadable", { message: `${(err as { kind?: string }).kind ?? "error"}: ${(err as Error).message}`, ...where });
+      if (err instanceof KubeError) return outageText({ type: "unreadable", kind: err.kind, message: err.message, retryInMs: 0, resource: resourceOfPath(err.path) }, where);
+      return t("watch.unreadable", { message: (err as Error)?.message ?? String(err), ...where });
     }
   }
 
   /** Waits for the loop to end after stop() (tests). */
   async settled(): Promise<void> {
-    await this.active?.loop;
+    await this.loop;
   }
-}
-
-function updateNotice(u: WatchUpdate, where: { context: string; namespace: string }): string | undefined {
-  if (u.type === "fault") return t("k8s.fault", { ...where, resource: u.fault.resource, kind: u.fault.kind, message: u.fault.message });
-  if (u.type === "unreadable") return t("k8s.unreadable", { ...where, kind: u.kind, message: u.message, seconds: Math.round(u.retryInMs / 1000) });
-  if (u.type === "recovered") return t("k8s.recovered", where);
-  return undefined;
 }

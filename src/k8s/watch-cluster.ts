@@ -11,7 +11,7 @@ import { Informer } from "./informer.ts";
 import type { KubeClient } from "./kube-client.ts";
 import { KubeError } from "./kube-client.ts";
 import { resourceSpecs } from "./resources.ts";
-import { evaluate, selectorOf, type RawLists, type WatchScope } from "./snapshot.ts";
+import { evaluate, selectorOf, type KubeFault, type RawLists, type WatchScope } from "./snapshot.ts";
 import { diffFindings, MAX_BACKOFF_MS, type WatchUpdate } from "./watch-loop.ts";
 
 export interface WatchClusterOptions {
@@ -21,6 +21,8 @@ export interface WatchClusterOptions {
   resyncMs?: number;
   /** Quiet time after a change before the findings are recomputed (default 1 s). */
   debounceMs?: number;
+  /** Emit `findings` after every recompute (resyncs included), not only when something appeared or resolved (a session's "last check"). */
+  everyCheck?: boolean;
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -84,6 +86,7 @@ export async function watchCluster(client: KubeClient, scope: WatchScope, o: Wat
       onUpdate({ type: "recovered" });
     }
     const keys = new Set<string>();
+    const standing: KubeFault[] = [];
     for (const i of failing) {
       const f = i.fault;
       if (!f) continue;
@@ -93,6 +96,7 @@ export async function watchCluster(client: KubeClient, scope: WatchScope, o: Wat
       }
       const key = `${f.resource}/${f.kind}`;
       keys.add(key);
+      standing.push(f);
       if (!faultKeys.has(key)) onUpdate({ type: "fault", fault: f });
     }
     faultKeys = keys;
@@ -103,7 +107,7 @@ export async function watchCluster(client: KubeClient, scope: WatchScope, o: Wat
     await enrichFindings(client, findings, scope.namespace, cache);
     if (signal.aborted) return;
     const d = diffFindings(previous ?? [], findings);
-    if (previous === undefined || d.appeared.length || d.resolved.length) onUpdate({ type: "findings", checkedAt: at, ...d, current: findings });
+    if (previous === undefined || o.everyCheck || d.appeared.length || d.resolved.length) onUpdate({ type: "findings", checkedAt: at, ...d, current: findings, faults: standing });
     previous = findings;
   };
 

@@ -10,7 +10,7 @@ import type { KubeFault, SnapshotResult } from "./snapshot.ts";
 export const MAX_BACKOFF_MS = 5 * 60_000;
 
 export type WatchUpdate =
-  | { type: "findings"; checkedAt: number; appeared: Finding[]; resolved: Finding[]; current: Finding[] }
+  | { type: "findings"; checkedAt: number; appeared: Finding[]; resolved: Finding[]; current: Finding[]; /** The per-resource faults standing at this check. */ faults?: KubeFault[] }
   | { type: "fault"; fault: KubeFault }
   | { type: "unreadable"; kind: string; message: string; retryInMs: number; /** The resource that failed first (watch-cluster.ts sets it). */ resource?: string }
   | { type: "recovered" };
@@ -50,7 +50,7 @@ export async function runWatchLoop(deps: WatchLoopDeps, intervalMs: number, sign
       }
       faultKeys = keys;
       const d = diffFindings(previous ?? [], snap.findings);
-      if (previous === undefined || d.appeared.length || d.resolved.length) onUpdate({ type: "findings", checkedAt: at, ...d, current: snap.findings });
+      if (previous === undefined || d.appeared.length || d.resolved.length) onUpdate({ type: "findings", checkedAt: at, ...d, current: snap.findings, faults: snap.faults });
       previous = snap.findings;
     } catch (err) {
       failures++;

@@ -89,7 +89,13 @@ describe.skipIf(!hasOpenssl())("the watch in a session (compiled binary)", () =>
   test("watch --analyze: a usage error is 2, an unreadable kubeconfig is 3", async () => {
     expect((await run(b, ["watch", "--analyze", "--deployment", "a", "--selector", "b=c"], { KUBECONFIG: kc })).code).toBe(2);
     expect((await run(b, ["watch", "--analyze"], { KUBECONFIG: join(b.home, "missing.yaml") })).code).toBe(3);
-  });
+    // An API server that cannot be reached: 3, said in the words `chatcli watch` and the session use (fault-text.ts).
+    const gone = join(b.home, "gone");
+    mkdirSync(gone, { recursive: true });
+    const r = await run(b, ["watch", "--analyze"], { KUBECONFIG: kube.writeKubeconfig(gone, { namespace: "shop", server: "https://127.0.0.1:1" }) });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("cannot reach the Kubernetes API server https://127.0.0.1:1 (context fake, namespace shop)");
+  }, 60_000);
 
   test.skipIf(!hasTmux())("TUI: settings k8s.watch shows the status segment and the new-findings notice; /watch stop and /watch status", async () => {
     settings({ k8s: { watch: { namespace: "shop", interval: "1m" } } });

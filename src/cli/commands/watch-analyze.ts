@@ -9,7 +9,8 @@ import { homedir } from "node:os";
 import { t } from "../../i18n/i18n.ts";
 import { KubeClient, KubeError } from "../../k8s/kube-client.ts";
 import { loadKubeAccess } from "../../k8s/kube-access.ts";
-import { takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
+import { faultOf, resourceOfPath, takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
+import { faultText } from "../../k8s/fault-text.ts";
 import { watchReport, type WatchReport } from "../../k8s/watch-once.ts";
 import { parseWatchArgs } from "./watch.ts";
 
@@ -88,7 +89,7 @@ export async function planAnalyze(argv: readonly string[], err: Out, env: Record
     return 3;
   }
   const scope: WatchScope = { namespace: args.namespace ?? access.namespace, ...(args.deployment ? { deployment: args.deployment } : {}), ...(args.selector ? { selector: args.selector } : {}) };
-  const where = { context: access.context, namespace: scope.namespace };
+  const where = { context: access.context, namespace: scope.namespace, server: access.server };
   let report: WatchReport;
   try {
     const at = now();
@@ -96,10 +97,10 @@ export async function planAnalyze(argv: readonly string[], err: Out, env: Record
     report = watchReport({ context: access.context, server: access.server, scope, now: at, findings: snap.findings, faults: snap.faults });
   } catch (e) {
     if (!(e instanceof KubeError)) throw e;
-    err.write(`chatcli: ${t("watch.unreadable", { message: `${e.kind}: ${e.message}`, ...where })}\n`);
+    err.write(`chatcli: ${faultText(faultOf(resourceOfPath(e.path), e, scope.namespace), where)}\n`);
     return 3;
   }
-  for (const f of report.faults) err.write(`chatcli: ${t("watch.fault", { resource: f.resource, kind: f.kind, message: f.message, ...where })}\n`);
+  for (const f of report.faults) err.write(`chatcli: ${faultText(f, where)}\n`);
   return {
     argv: ["-p", analyzePrompt(report), ...rest],
     watch: {

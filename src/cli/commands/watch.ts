@@ -9,7 +9,7 @@ import { detectLang, setLang, t } from "../../i18n/i18n.ts";
 import { KubeConfigError, loadKubeAccess } from "../../k8s/kube-access.ts";
 import { KubeClient, KubeError } from "../../k8s/kube-client.ts";
 import { faultOf, resourceOfPath, takeSnapshot, type WatchScope } from "../../k8s/snapshot.ts";
-import { faultText, type FaultWhere } from "../../k8s/fault-text.ts";
+import { faultText, updateText, type FaultWhere } from "../../k8s/fault-text.ts";
 import { watchExitCode, watchReport, type WatchReport } from "../../k8s/watch-once.ts";
 import { reportText } from "../../k8s/report-text.ts";
 import type { WatchUpdate } from "../../k8s/watch-loop.ts";
@@ -120,12 +120,8 @@ export async function watchCommand(argv: string[], out: Out, err: Out, env: Reco
 }
 
 function printUpdate(u: WatchUpdate, where: FaultWhere, json: boolean, out: Out, err: Out): void {
-  if (u.type === "fault") err.write(`chatcli: ${faultText(u.fault, where)}\n`);
-  if (u.type === "unreadable") {
-    const text = faultText(faultOf(u.resource ?? "pods", new KubeError(u.kind === "error" ? "http" : (u.kind as KubeError["kind"]), u.message, ""), where.namespace), where);
-    err.write(`chatcli: ${t("k8s.fault.retrying", { text, seconds: String(Math.round(u.retryInMs / 1000)) })}\n`);
-  }
-  if (u.type === "recovered") err.write(`chatcli: ${t("k8s.fault.recovered", { ...where })}\n`);
+  const said = updateText(u, where);
+  if (said) err.write(`chatcli: ${said}\n`);
   if (u.type !== "findings") return;
   if (json) {
     out.write(`${JSON.stringify({ type: "findings", checkedAt: new Date(u.checkedAt).toISOString(), appeared: u.appeared, resolved: u.resolved, current: u.current.length })}\n`);
