@@ -1,7 +1,7 @@
 /** English messages of `chatcli watch` (the Kubernetes watcher, issue 23), composed in messages-en.ts. */
 export const enK8s = {
   "args.watch": "Watch a Kubernetes namespace or deployment and report findings (chatcli watch --help)",
-  "watch.runHelp": "Run chatcli watch --help for usage.",
+  "watch.runHelp": "Run `chatcli watch --help` for usage.",
   "watch.help": [
     "Usage: chatcli watch [--context C] [--namespace N] [--deployment D | --selector L] [--interval 30s] [--once | --analyze] [--output-format text|json]",
     "",
@@ -23,7 +23,7 @@ export const enK8s = {
     "",
     "Exit codes: 0 no critical finding, 1 a critical finding, 2 usage, 3 the cluster (or its pods) could not be read.",
   ].join("\n"),
-  "watch.unknownOption": "unknown option {option}",
+  "watch.unknownOption": "watch: unknown option {option}",
   "watch.missingValue": "{option} needs a value",
   "watch.badFormat": "--output-format must be text or json, not {value}",
   "watch.badInterval": "--interval must be a duration such as 30s or 2m, not {value}",

@@ -3,7 +3,7 @@ import type { enK8s } from "./messages-en-k8s.ts";
 
 export const ptBRK8s: Record<keyof typeof enK8s, string> = {
   "args.watch": "Observa um namespace ou deployment do Kubernetes e relata achados (chatcli watch --help)",
-  "watch.runHelp": "Rode chatcli watch --help para ver o uso.",
+  "watch.runHelp": "Execute `chatcli watch --help` para ver o uso.",
   "watch.help": [
     "Uso: chatcli watch [--context C] [--namespace N] [--deployment D | --selector L] [--interval 30s] [--once | --analyze] [--output-format text|json]",
     "",
@@ -25,7 +25,7 @@ export const ptBRK8s: Record<keyof typeof enK8s, string> = {
     "",
     "Códigos de saída: 0 nenhum achado crítico, 1 achado crítico, 2 uso, 3 o cluster (ou seus pods) não pôde ser lido.",
   ].join("\n"),
-  "watch.unknownOption": "opção desconhecida {option}",
+  "watch.unknownOption": "watch: opção desconhecida {option}",
   "watch.missingValue": "{option} precisa de um valor",
   "watch.badFormat": "--output-format deve ser text ou json, não {value}",
   "watch.badInterval": "--interval deve ser uma duração como 30s ou 2m, não {value}",

@@ -12,10 +12,8 @@ import { SessionHost } from "../../server/session-host.ts";
 import { VERSION } from "../../version.ts";
 import { UsageError, type CommonFlags } from "../args.ts";
 import { createFactory } from "./serve.ts";
+import { parseSubcommandArgs, type Out } from "./subcommand.ts";
 
-interface Out {
-  write(s: string): unknown;
-}
 
 export interface AcpArgs {
   help: boolean;
@@ -23,18 +21,8 @@ export interface AcpArgs {
 }
 
 export async function acpCommand(argv: string[], out: Out, err: Out): Promise<number> {
-  let args: AcpArgs;
-  try {
-    args = parseAcpArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err.write(`chatcli: ${e.message}\n${t("acp.runHelp")}\n`);
-    return 2;
-  }
-  if (args.help) {
-    out.write(`${t("acp.help")}\n`);
-    return 0;
-  }
+  const args = parseSubcommandArgs(() => parseAcpArgs(argv), (e) => e instanceof UsageError, { help: "acp.help", runHelp: "acp.runHelp" }, out, err);
+  if (typeof args === "number") return args;
   const cwd = process.cwd();
   // The mode sessions start in: the flag, else the settings' default; bypass is never entered over ACP (fail closed).
   const configured = args.flags.permissionMode ?? loadConfig({ cwd, env: process.env, flags: {} }).permissionMode;

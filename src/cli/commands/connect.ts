@@ -19,26 +19,17 @@ import { Logger } from "../../util/logger.ts";
 import { VERSION, versionString } from "../../version.ts";
 import { UsageError } from "../args.ts";
 import { parseConnectArgs, parseServerUrl, resolveToken, type ConnectArgs, type ServerUrl } from "./connect-args.ts";
+import { parseSubcommandArgs, type Out } from "./subcommand.ts";
 
-interface Out {
-  write(s: string): unknown;
-}
 
 export async function connectCommand(argv: string[], out: Out, err: Out, env: Record<string, string | undefined> = process.env): Promise<number> {
-  let args: ConnectArgs;
-  let url: ServerUrl;
-  try {
-    args = parseConnectArgs(argv);
-    url = parseServerUrl(args.url);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err.write(`chatcli: ${e.message}\n${t("connect.runHelp")}\n`);
-    return 2;
-  }
-  if (args.help) {
-    out.write(`${t("connect.help")}\n`);
-    return 0;
-  }
+  const parsed = parseSubcommandArgs(() => {
+    const a = parseConnectArgs(argv);
+    return { ...a, serverUrl: a.help ? undefined : parseServerUrl(a.url) };
+  }, (e) => e instanceof UsageError, { help: "connect.help", runHelp: "connect.runHelp" }, out, err);
+  if (typeof parsed === "number") return parsed;
+  const args: ConnectArgs = parsed;
+  const url = parsed.serverUrl!;
   if (args.caCert && !existsSync(args.caCert)) {
     err.write(`chatcli: ${t("connect.noCaFile", { file: args.caCert })}\n`);
     return 2;

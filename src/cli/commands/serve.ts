@@ -22,10 +22,8 @@ import { UsageError, type CommonFlags } from "../args.ts";
 import { resolveModel } from "../resolve-model.ts";
 import { wireSession } from "../wire-session.ts";
 import { registerOpenAiCompatibleFromSettings } from "../../llm/providers/openai-compatible.ts";
+import { parseSubcommandArgs, type Out } from "./subcommand.ts";
 
-interface Out {
-  write(s: string): unknown;
-}
 
 export interface ServeArgs {
   stdio: boolean;
@@ -41,18 +39,8 @@ export interface ServeArgs {
 }
 
 export async function serveCommand(argv: string[], out: Out, err: Out): Promise<number> {
-  let args: ServeArgs;
-  try {
-    args = parseServeArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err.write(`chatcli: ${e.message}\n${t("serve.runHelp")}\n`);
-    return 2;
-  }
-  if (args.help) {
-    out.write(`${t("serve.help")}\n`);
-    return 0;
-  }
+  const args = parseSubcommandArgs(() => parseServeArgs(argv), (e) => e instanceof UsageError, { help: "serve.help", runHelp: "serve.runHelp" }, out, err);
+  if (typeof args === "number") return args;
   if (args.printSchema) {
     out.write(`${JSON.stringify(serverSchema(), null, 2)}\n`);
     return 0;

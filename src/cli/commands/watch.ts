@@ -14,18 +14,12 @@ import { watchExitCode, watchReport, type WatchReport } from "../../k8s/watch-on
 import { reportText } from "../../k8s/report-text.ts";
 import type { WatchUpdate } from "../../k8s/watch-loop.ts";
 import { watchCluster } from "../../k8s/watch-cluster.ts";
+import { parseSubcommandArgs, type Out } from "./subcommand.ts";
+import type { WatchSpec } from "../../k8s/session-watch.ts";
 
-interface Out {
-  write(s: string): unknown;
-}
 
-export interface WatchArgs {
-  context?: string;
-  namespace?: string;
-  deployment?: string;
-  selector?: string;
-  kubeconfig?: string;
-  intervalMs: number;
+/** The watch's scope (the same fields as a session's `/watch` and settings `k8s.watch`) and the command's own flags. */
+export interface WatchArgs extends WatchSpec {
   once: boolean;
   /** `--analyze`: main.ts runs it as a headless model turn (watch-analyze.ts); never reaches watchCommand. */
   analyze?: boolean;
@@ -78,18 +72,8 @@ function printText(r: WatchReport, out: Out): void {
 
 export async function watchCommand(argv: string[], out: Out, err: Out, env: Record<string, string | undefined> = process.env, now: () => number = Date.now): Promise<number> {
   setLang(detectLang(env));
-  let args: WatchArgs;
-  try {
-    args = parseWatchArgs(argv);
-  } catch (e) {
-    if (!(e instanceof WatchUsage)) throw e;
-    err.write(`chatcli: ${e.message}\n${t("watch.runHelp")}\n`);
-    return 2;
-  }
-  if (args.help) {
-    out.write(`${t("watch.help")}\n`);
-    return 0;
-  }
+  const args = parseSubcommandArgs(() => parseWatchArgs(argv), (e) => e instanceof WatchUsage, { help: "watch.help", runHelp: "watch.runHelp" }, out, err);
+  if (typeof args === "number") return args;
   let access;
   try {
     access = await loadKubeAccess({ env, home: env.HOME ?? homedir(), ...(args.kubeconfig ? { kubeconfig: args.kubeconfig } : {}), ...(args.context ? { context: args.context } : {}) });
