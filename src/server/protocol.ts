@@ -3,7 +3,7 @@
  * now; HTTP/WebSocket/SSE and ACP later, docs/server.md). Built from the core's own unions: a request maps onto
  * one `Op` (src/protocol/events.ts), a notification carries one `AgentEvent` with its per-session sequence number.
  *
- * SERVER_PROTOCOL_VERSION is a public contract: any change to these schemas (test/server/schema-version.test.ts
+ * SERVER_PROTOCOL_VERSION is a public contract: every change to these schemas (test/server/schema-version.test.ts
  * compares the generated JSON Schema with a recorded fingerprint) needs a version bump and a new fingerprint.
  */
 import { z } from "zod";

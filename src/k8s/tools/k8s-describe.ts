@@ -3,12 +3,12 @@
  * last state, readiness and restarts — what `kubectl describe` shows first, read-only.
  */
 import { z } from "zod";
-import { defineTool, errorOutput, type ToolDefinition } from "../../tool/tool.ts";
+import { defineTool, type ToolDefinition } from "../../tool/tool.ts";
 import { Pod, type Pod as PodT } from "../kube-schemas.ts";
 import { compactObject, toYaml } from "./compact-yaml.ts";
 import { eventLine, eventsFor } from "./k8s-events.ts";
-import { KNOWN_KINDS, kindInfo, resourcePath, SECRET_KIND } from "./kinds.ts";
-import { kubeErrorOutput, noWatch, SECRETS_REFUSED, type K8sToolEnv, K8S_NAME } from "./tool-env.ts";
+import { KNOWN_KINDS, resourcePath } from "./kinds.ts";
+import { kubeErrorOutput, targetOf, type K8sToolEnv, K8S_NAME } from "./tool-env.ts";
 
 export const DESCRIBE_EVENTS = 20;
 
@@ -45,12 +45,9 @@ export function createK8sDescribeTool(env: K8sToolEnv): ToolDefinition {
     argAliases: { resource: "kind", type: "kind", ns: "namespace" },
     title: (a) => `k8s describe ${a.kind.toLowerCase()}/${a.name}`,
     async execute(a, ctx) {
-      if (SECRET_KIND.test(a.kind.trim())) return errorOutput(SECRETS_REFUSED, "secrets_refused");
-      const info = kindInfo(a.kind);
-      if (!info) return errorOutput(`Unknown kind "${a.kind}". Known kinds: ${KNOWN_KINDS.join(", ")}.`, "invalid_args");
-      const client = env.client();
-      if (!client) return noWatch();
-      const ns = a.namespace ?? env.namespace();
+      const target = targetOf(env, a.kind, a.namespace);
+      if (!("info" in target)) return target;
+      const { info, client, ns } = target;
       let body: unknown;
       try {
         body = await client.getJson(resourcePath(info, ns, a.name), {}, { metadataOnly: info.metadataOnly === true, signal: ctx.signal });

@@ -3,10 +3,10 @@
  * last-applied annotation). ConfigMaps: names and labels only (metadata-only request). Secrets: refused.
  */
 import { z } from "zod";
-import { defineTool, errorOutput, type ToolDefinition } from "../../tool/tool.ts";
+import { defineTool, type ToolDefinition } from "../../tool/tool.ts";
 import { compactObject, toYaml } from "./compact-yaml.ts";
-import { KNOWN_KINDS, kindInfo, resourcePath, SECRET_KIND } from "./kinds.ts";
-import { kubeErrorOutput, noWatch, SECRETS_REFUSED, type K8sToolEnv, K8S_NAME } from "./tool-env.ts";
+import { KNOWN_KINDS, resourcePath } from "./kinds.ts";
+import { kubeErrorOutput, targetOf, type K8sToolEnv, K8S_NAME } from "./tool-env.ts";
 
 /** Items shown of a list; the rest are named only. */
 export const LIST_LIMIT = 30;
@@ -30,12 +30,9 @@ export function createK8sGetTool(env: K8sToolEnv): ToolDefinition {
     argAliases: { resource: "kind", type: "kind", labelSelector: "selector", ns: "namespace" },
     title: (a) => `k8s get ${a.kind}${a.name ? `/${a.name}` : a.selector ? ` -l ${a.selector}` : ""}${a.namespace ? ` -n ${a.namespace}` : ""}`,
     async execute(a, ctx) {
-      if (SECRET_KIND.test(a.kind.trim())) return errorOutput(SECRETS_REFUSED, "secrets_refused");
-      const info = kindInfo(a.kind);
-      if (!info) return errorOutput(`Unknown kind "${a.kind}". Known kinds: ${KNOWN_KINDS.join(", ")}.`, "invalid_args");
-      const client = env.client();
-      if (!client) return noWatch();
-      const ns = a.namespace ?? env.namespace();
+      const target = targetOf(env, a.kind, a.namespace);
+      if (!("info" in target)) return target;
+      const { info, client, ns } = target;
       const path = resourcePath(info, ns, a.name);
       let body: unknown;
       try {

@@ -2,6 +2,7 @@
 import type { KubeClient } from "../kube-client.ts";
 import { KubeError } from "../kube-client.ts";
 import { errorOutput, type ToolOutput } from "../../tool/tool.ts";
+import { KNOWN_KINDS, kindInfo, SECRET_KIND, type KindInfo } from "./kinds.ts";
 
 export interface K8sToolEnv {
   /** Undefined once the watch stopped (the tools are unregistered then; a call in flight gets an error). */
@@ -32,3 +33,16 @@ export function kubeErrorOutput(err: unknown, what: string): ToolOutput {
 
 /** An object, namespace, pod or container name as Kubernetes allows it (no `/`, no `..` segments): checked before any path is built. */
 export const K8S_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/**
+ * What k8s_get and k8s_describe start with: the kind (never Secrets), the watch's client and the namespace — or the
+ * error output the model gets instead.
+ */
+export function targetOf(env: K8sToolEnv, kind: string, namespace: string | undefined): { info: KindInfo; client: KubeClient; ns: string } | ToolOutput {
+  if (SECRET_KIND.test(kind.trim())) return errorOutput(SECRETS_REFUSED, "secrets_refused");
+  const info = kindInfo(kind);
+  if (!info) return errorOutput(`Unknown kind "${kind}". Known kinds: ${KNOWN_KINDS.join(", ")}.`, "invalid_args");
+  const client = env.client();
+  if (!client) return noWatch();
+  return { info, client, ns: namespace ?? env.namespace() };
+}
