@@ -10,11 +10,12 @@
  * approved" (fail closed); a store that cannot be written makes `approve` throw.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { chatcliHome } from "../config/paths.ts";
 import type { McpServerConfig } from "./server-config.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 
 export const APPROVALS_FILE = "mcp-approvals.json";
 
@@ -92,11 +93,7 @@ function readStore(opts: ApprovalStoreOptions): Store {
 
 function writeStore(store: Store, opts: ApprovalStoreOptions): void {
   const file = approvalsPath(opts);
-  mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, JSON.stringify(store, null, 2) + "\n", { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  writeFileAtomic(file, JSON.stringify(store, null, 2) + "\n", { dirMode: 0o700 });
 }
 
 function canonicalJson(value: unknown): string {

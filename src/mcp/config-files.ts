@@ -5,10 +5,10 @@
  * indentation, and replace the file atomically (a temporary file in the same directory, fsynced, renamed), so a
  * crash never leaves half a settings file. The user file keeps its mode; a new one is 0600 (it may hold env secrets).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { mcpServerSchema, mcpServersSchema, type McpServerConfig } from "./server-config.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 
 export type EditableScope = "user" | "project";
 
@@ -48,22 +48,8 @@ export function readJsonObjectFile(file: string): JsonFileRead {
  */
 export function writeJsonAtomic(target: string, data: unknown, opts: { indent?: string; mode?: number } = {}): void {
   const file = existsSync(target) ? realpathSync(target) : target;
-  mkdirSync(dirname(file), { recursive: true });
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : (opts.mode ?? 0o600);
-  const tmp = join(dirname(file), `.${file.split("/").pop()}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", mode);
-  try {
-    writeSync(fd, `${JSON.stringify(data, null, opts.indent ?? "  ")}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomic(file, `${JSON.stringify(data, null, opts.indent ?? "  ")}\n`, { mode });
 }
 
 /** One configured server as `chatcli mcp list/get` shows it. `error` when the entry does not parse (it is skipped at run time). */

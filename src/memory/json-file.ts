@@ -3,21 +3,12 @@
  * empty a file silently: a file that is not valid JSON or does not match its schema is renamed to
  * `<name>.corrupt-<time>` and reported through `warn`; the caller then starts from an empty document.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { readFileSync, renameSync } from "node:fs";
 import type { z } from "zod";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 
 export function atomicWrite(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`);
-  const fd = openSync(tmp, "w", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+  writeFileAtomic(path, text);
 }
 
 export function writeJson(path: string, value: unknown): void {

@@ -7,8 +7,9 @@
  *   `--allow-remote`, and then TLS or an explicit `--insecure`).
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 
 export function newToken(): string {
   return randomBytes(32).toString("base64url");
@@ -63,20 +64,7 @@ export function writeTokenFile(home: string, port: number, token: string): strin
   const dir = tokenDir(home);
   ensurePrivateDir(dir);
   const file = tokenFilePath(home, port);
-  const tmp = join(dir, `.${port}.token.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, `${token}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (e) {
-    unlinkSync(tmp);
-    throw e;
-  }
+  writeFileAtomic(file, `${token}\n`);
   return file;
 }
 

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { ServerMetrics } from "../../src/server/metrics.ts";
 import { serveHttp, type HttpServer } from "../../src/server/serve-http.ts";
-import { SessionHost, type BuiltSession, type SessionFactory } from "../../src/server/session-host.ts";
-import { bindingOf, makeSession, type MachineHarness } from "../support/machine-session.ts";
+import { SessionHost, type SessionFactory } from "../../src/server/session-host.ts";
+import type { MachineHarness } from "../support/machine-session.ts";
+import { scriptedSessionFactory } from "../support/scripted-session-factory.ts";
 import { ScriptedProvider } from "../support/scripted-provider.ts";
 import { WsClient } from "../support/http-server-client.ts";
 
@@ -16,20 +17,7 @@ afterEach(async () => {
   for (const h of harnesses.splice(0)) h.cleanup();
 });
 
-function factory(provider: ScriptedProvider): SessionFactory {
-  let n = 0;
-  return {
-    create: async () => {
-      const h = makeSession({ binding: bindingOf(provider, { id: "SCRIPTED", model: "m1" }) });
-      harnesses.push(h);
-      const built: BuiltSession = { id: `s${++n}`, cwd: "/p", core: h.session, provider: () => "SCRIPTED", model: () => "m1", dispose: async () => undefined };
-      return built;
-    },
-    resume: async () => undefined,
-    resolveId: () => undefined,
-    saved: () => [],
-  };
-}
+const factory = (provider: ScriptedProvider): SessionFactory => scriptedSessionFactory(provider, harnesses);
 
 function start(provider: ScriptedProvider, token: string): { server: HttpServer; metrics: ServerMetrics; logs: string[] } {
   const metrics = new ServerMetrics();

@@ -1,30 +1,18 @@
 // SessionHost over real Sessions (scripted provider): event numbering, replay by sequence number, one driver.
 import { afterEach, describe, expect, test } from "bun:test";
-import { SessionHost, type BuiltSession, type HostClient, type SessionFactory } from "../../src/server/session-host.ts";
+import { SessionHost, type HostClient, type SessionFactory } from "../../src/server/session-host.ts";
 import type { SessionEventParams } from "../../src/server/protocol.ts";
 import { RpcConnection } from "../../src/server/rpc-connection.ts";
 import { ScriptedProvider } from "../support/scripted-provider.ts";
-import { bindingOf, makeSession, type MachineHarness } from "../support/machine-session.ts";
+import type { MachineHarness } from "../support/machine-session.ts";
+import { scriptedSessionFactory } from "../support/scripted-session-factory.ts";
 
 const harnesses: MachineHarness[] = [];
 afterEach(() => {
   for (const h of harnesses.splice(0)) h.cleanup();
 });
 
-function factory(provider: ScriptedProvider): SessionFactory {
-  let n = 0;
-  return {
-    create: async () => {
-      const h = makeSession({ binding: bindingOf(provider, { id: "SCRIPTED", model: "m1" }) });
-      harnesses.push(h);
-      const built: BuiltSession = { id: `s${++n}`, cwd: "/p", core: h.session, provider: () => "SCRIPTED", model: () => "m1", dispose: async () => undefined };
-      return built;
-    },
-    resume: async () => undefined,
-    resolveId: () => undefined,
-    saved: () => [],
-  };
-}
+const factory = (provider: ScriptedProvider): SessionFactory => scriptedSessionFactory(provider, harnesses);
 
 class Sink implements HostClient {
   readonly got: SessionEventParams[] = [];

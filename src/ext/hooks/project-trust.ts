@@ -4,9 +4,10 @@
  * project's `hooks` block and plugin files). A changed block or plugin changes the hash: untrusted again.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
 
 const storeSchema = z.object({ projects: z.record(z.string(), z.object({ hash: z.string(), trustedAt: z.string().optional() })) });
 
@@ -45,11 +46,7 @@ export function trustState(home: string, projectRoot: string, x: ProjectExtensio
 export function trustProject(home: string, projectRoot: string, x: ProjectExtensions): void {
   const store = readStore(home);
   store.projects[projectRoot] = { hash: extensionsHash(x), trustedAt: new Date().toISOString() };
-  const file = trustFile(home);
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomic(trustFile(home), `${JSON.stringify(store, null, 2)}\n`);
 }
 
 function readStore(home: string): z.infer<typeof storeSchema> {

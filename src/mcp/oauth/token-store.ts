@@ -4,10 +4,10 @@
  * the discovery result. Bound to the server's URL: when the entry's `url` changes, what was stored for the old one
  * is not used (tokens never go to a server they were not issued for). Token values never reach a log line.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync, chmodSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
 
 const stateSchema = z.looseObject({
   v: z.literal(1),
@@ -47,16 +47,7 @@ export function saveOAuthState(home: string, serverName: string, state: OAuthSta
   const dir = oauthDir(home);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  const file = oauthFile(home, serverName);
-  const tmp = join(dir, `.${serverName}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(state, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  writeFileAtomic(oauthFile(home, serverName), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Removes everything stored for the server. Returns whether there was anything. */
